@@ -58,3 +58,43 @@ def test_an_empty_hermes_store_is_said_to_hold_no_session(tmp_path):
     infos = [i.value.replace("\\", "") for i in at.info]
     assert "Kept named because the sessions called them: none (no session was read: the session sources hold none)." \
         in infos
+
+
+def test_the_export_of_an_empty_store_is_read_as_no_session_like_the_store(tmp_path):
+    """``hermes sessions export`` of a store with no session writes a file of 0 bytes; it is read as
+    the store is (no session, the same warning), not refused as a broken file. A 0-byte file given
+    as a JSON format (``--format openai``) holds no messages array and is still refused."""
+    import os
+    import subprocess
+
+    from test_sessions import hermes_python
+    from toolsearch.analysis.session_formats import detect_format
+    from toolsearch.analysis.sessions import load_sessions
+
+    home = tmp_path / "home"
+    home.mkdir()
+    db = write_store(home, {"sessions": []})
+    export = tmp_path / "export.jsonl"
+    hermes = Path(hermes_python()).parent / "hermes"
+    done = subprocess.run([str(hermes), "sessions", "export", str(export)], env={**os.environ, "HERMES_HOME": str(home)},
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert export.read_bytes() == b""  # what Hermes writes for an empty store
+    assert detect_format(export) == "hermes-export"
+    for source in (db, export):
+        loaded = load_sessions([source])
+        assert (loaded.sessions, loaded.problems) == ([], [])
+
+    common = ["--context-lengths", "32k,200k", "--goal", "listed", "--sessions", str(export), "--keep-called"]
+    for command in ("recommend", "check"):
+        result = run_cli(command, CATALOG, *common)
+        assert result.returncode == 0, result.stderr
+        assert f"toolsearch: warning: no session in {export}: --sessions adds no evidence" in result.stderr.splitlines()
+        assert KEPT_NONE in result.stdout.splitlines()
+    sessions = run_cli("sessions", str(export), "--catalog", CATALOG)
+    assert sessions.returncode == 0, sessions.stderr
+    assert sessions.stdout.splitlines()[0].startswith("sessions: 0 (no session in the sources given); catalog Team")
+    as_openai = run_cli("sessions", str(export), "--format", "openai", "--catalog", CATALOG)
+    assert as_openai.returncode == 2 and as_openai.stdout == ""
+    assert as_openai.stderr == (f"toolsearch: error: {export}: the file is empty; expected a messages array (JSON) for "
+                                "the openai format\n")

@@ -225,8 +225,11 @@ def _more_problems(origin: str, count: int) -> SessionProblem:
 def detect_format(path: str | Path) -> str:
     """The format of a session file, from its first bytes and first JSON value.
 
+    An empty file (no byte, or only blanks) is :data:`EMPTY_FILE_FORMAT`: ``hermes sessions export``
+    writes one for a store that holds no session, and it reads as no session, as that store does.
+
     Raises:
-        SessionSourceError: the file cannot be read, is empty or is none of :data:`FORMATS`.
+        SessionSourceError: the file cannot be read or is none of :data:`FORMATS`.
     """
     path = Path(path)
     try:
@@ -239,7 +242,8 @@ def detect_format(path: str | Path) -> str:
     refuse_wal(head, str(path), "give the store itself (state.db): its -wal file is read with it")
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff").strip()
     if not text:
-        raise SessionSourceError(f"{path}: the file is empty; expected a session store or transcript")
+        # what `hermes sessions export` writes for a store with no session: zero lines of JSON Lines
+        return EMPTY_FILE_FORMAT
     first = _first_json_value(text)
     if first is None and len(head) == SNIFF_BYTES:
         # the first line is longer than the sniffed head: a Hermes export whose newest session
@@ -258,6 +262,11 @@ def detect_format(path: str | Path) -> str:
                                  f"{', '.join(FORMATS)} (use --format to say which)")
     return fmt
 
+
+#: The format of an empty session file: what ``hermes sessions export`` writes for a store with no
+#: session (zero lines). An empty file in a JSON Lines format (this one, ``trajectory``,
+#: ``claude-code``) holds no session; one given as ``anthropic`` or ``openai`` (a JSON document) is refused.
+EMPTY_FILE_FORMAT = "hermes-export"
 
 #: Bytes of a session file read to tell its format; a first line longer than that is read whole
 #: (up to the input size limit) when the head alone does not tell.
@@ -467,10 +476,15 @@ def read_text(text: str, origin: str, fmt: str | None = None, out: ReadResult | 
 
 def _read_text(text: str, origin: str, fmt: str | None, out: ReadResult, progress: Progress | None) -> ReadResult:
     text = text.lstrip("\ufeff")
+    if not text.strip():  # an export of a store with no session: no session, as the store itself reads
+        if fmt in ("anthropic", "openai"):
+            raise SessionSourceError(f"{origin}: the file is empty; expected a messages array (JSON) for the {fmt} "
+                                     "format")
+        if fmt == "hermes-db":
+            raise SessionSourceError(f"{origin}: a Hermes session store is a SQLite file; give its path")
+        return out
     if fmt is None:
         stripped = text.strip()
-        if not stripped:
-            raise SessionSourceError(f"{origin}: the file is empty; expected a session transcript")
         first = _first_json_value(stripped)
         if first is _TooDeep:
             raise readers.too_deep(SessionSourceError, origin)
