@@ -93,12 +93,22 @@ def test_called_tools_of_another_catalog_are_named_in_a_warning() -> None:
     assert data["keep_called"]["not_keepable_servers"] == [
         {"name": "github", "tools": 1, "in_catalog": True}, {"name": "grafana", "tools": 3, "in_catalog": True},
         {"name": "linear", "tools": 1, "in_catalog": False}]
-    warning = [line for line in result.stderr.splitlines() if line.startswith("toolsearch: warning: --keep-called:")]
-    assert warning == ["toolsearch: warning: --keep-called: 5 called tools are not deferred tools of this catalog "
-                       "(another catalog's, renamed since, or visible), so they keep no server named: servers github (1 tool), "
-                       "grafana (3 tools), linear (1 tool, not a server of this catalog): mcp__github__get_job_logs, "
-                       "mcp__grafana__get_current_oncall_users, mcp__grafana__get_dashboard_panel_queries, "
-                       "mcp__grafana__search_dashboards, mcp__linear__list_my_issues"]
+    single = ("toolsearch: warning: --keep-called: 5 called tools are not deferred tools of this catalog "
+              "(another catalog's, renamed since, or visible), so they keep no server named: servers github (1 tool), "
+              "grafana (3 tools), linear (1 tool, not a server of this catalog): mcp__github__get_job_logs, "
+              "mcp__grafana__get_current_oncall_users, mcp__grafana__get_dashboard_panel_queries, "
+              "mcp__grafana__search_dashboards, mcp__linear__list_my_issues")
+    not_deferred = ["mcp__github__get_job_logs", "mcp__grafana__get_current_oncall_users",
+                    "mcp__grafana__get_dashboard_panel_queries", "mcp__grafana__search_dashboards",
+                    "mcp__linear__list_my_issues"]
+    # one warning (not a second one from the counts) names each tool the counts leave out, once
+    for command in (("recommend", "--json"), ("check",)):
+        said = run_cli(command[0], FIVE, *LENGTHS, "--sessions", STATE, "--keep-called", *command[1:])
+        assert "Traceback" not in said.stderr
+        warnings = [line for line in said.stderr.splitlines()
+                    if line.startswith("toolsearch: warning: ") and "catalog drift" not in line]
+        assert warnings == [single], command
+        assert all("\n".join(warnings).count(name) == 1 for name in not_deferred)
 
 
 def test_keep_called_without_sessions_is_refused() -> None:

@@ -70,7 +70,13 @@ def test_recommend_keep_called_in_a_scope_names_the_scope() -> None:
     assert "Traceback" not in result.stderr
     warnings = [line for line in result.stderr.splitlines() if line.startswith("toolsearch: warning: ")
                 and "catalog drift" not in line]
-    assert warnings == [f"toolsearch: warning: {SCOPE_SENTENCE}", f"toolsearch: warning: --keep-called: {KEEP_SENTENCE}"]
+    # one warning names the tools the counts leave out, each once, with its reason and server
+    assert warnings == [f"toolsearch: warning: --keep-called: {KEEP_SENTENCE}"]
+    assert all("\n".join(warnings).count(name) == 1 for name in OUTSIDE)
+    # without --keep-called the counts' own warning says them
+    plain = run_cli("recommend", TEAM, *LENGTHS, "--sessions", STATE, "--scope", SUPPORT, "--json")
+    assert [line for line in plain.stderr.splitlines() if line.startswith("toolsearch: warning: ")
+            and "catalog drift" not in line] == [f"toolsearch: warning: {SCOPE_SENTENCE}"]
     assert "of this catalog" not in result.stderr
     data = json.loads(result.stdout)
     assert data["keep_called"]["not_keepable"] == data["keep_called"]["outside_scope"] == OUTSIDE

@@ -1019,7 +1019,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     if args.keep_called and not args.session_sources:
         keep_for("recommend", args, inspector, None)  # refuses: the servers to keep come from the sessions
     ladder = listing_ladder(inspector.planner, config, args.tokenizer)
-    evidence = read_session_evidence(args.session_sources, inspector, config, secrets) if args.session_sources else None
+    evidence = read_session_evidence(args.session_sources, inspector, config, secrets,
+                                     args.keep_called) if args.session_sources else None
     keep, kept_called = keep_for("recommend", args, inspector, evidence)
     rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
                                  keep_servers=keep, headroom_pct=args.headroom, length_goals=length_goals)

@@ -697,7 +697,8 @@ def keep_for(command: str, args: argparse.Namespace, inspector: Inspector,
     deferred tools the sessions of ``--sessions`` called (:func:`toolsearch.analysis.recommend.keep_called`
     on ``evidence``, the called tools ``called_listed`` counts). Returns ``(keep servers,
     KeepCalled or None)``; the called tools no server of this catalog can be kept for are said on
-    stderr, one line.
+    stderr, one line: the only warning that names them (:func:`read_session_evidence` leaves them
+    to it), each tool once, with why it is not counted and its server.
 
     Raises:
         ToolsearchError: ``--keep-called`` without ``--sessions`` (exit status 2).
@@ -735,13 +736,16 @@ class SessionEvidence:
 
 
 def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: ToolSearchConfig,
-                          secrets: Sequence[str] = ()) -> SessionEvidence:
+                          secrets: Sequence[str] = (), keep_called: bool = False) -> SessionEvidence:
     """Read recorded sessions as evidence for a recommendation on ``inspector``'s catalog; every
     session skipped, a catalog drift and the called tools the catalog does not defer are said on
     stderr, one line each (the same lines for every command that takes ``--sessions``), tool names
     as shown (:func:`toolsearch.analysis.sessions.shown_name`). ``secrets``: the values of the MCP
     client config the catalog was listed from (:meth:`toolsearch.live.client.LoadedSources.secret_values`),
-    masked in the sessions (:func:`toolsearch.analysis.sessions.scrub_sessions`).
+    masked in the sessions (:func:`toolsearch.analysis.sessions.scrub_sessions`). With
+    ``keep_called`` (``--keep-called``) the called tools the catalog does not defer are not said
+    here: :func:`keep_for` says them in its one warning, with their servers (one warning, each tool
+    named once).
 
     Raises:
         ToolsearchError: a source that cannot be read at all (exit status 2).
@@ -768,6 +772,6 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
     if said:
         print(one_line(f"toolsearch: warning: catalog drift: {said}"), file=sys.stderr)  # a name can hold a line break
     uncounted = uncounted_calls(not_in_catalog, inspector, config)  # outside the scope, or not deferred at all
-    for sentence in uncounted.sentences():
+    for sentence in () if keep_called else uncounted.sentences():
         print(one_line(f"toolsearch: warning: {sentence}"), file=sys.stderr)
     return SessionEvidence(called, uncounted, len(loaded.sessions), drift, note, recorded_lengths(loaded.sessions))

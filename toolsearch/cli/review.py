@@ -311,7 +311,8 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector, confi
     if args.keep_called and not args.session_sources:
         keep_for("report", args, inspector, None)  # refuses: the servers to keep come from the sessions
     ladder = listing_ladder(inspector.planner, config, args.tokenizer)
-    evidence = read_session_evidence(args.session_sources, inspector, config, secrets) if args.session_sources else None
+    evidence = read_session_evidence(args.session_sources, inspector, config, secrets,
+                                     args.keep_called) if args.session_sources else None
     keep, kept_called = keep_for("report", args, inspector, evidence)
     rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
                                  keep_servers=keep, headroom_pct=args.headroom or 0.0,
@@ -543,7 +544,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
         refuse_unlisted_servers("check", side, loaded)
     refuse_unread_items("check", inspector)
     # the same keep set recommend --keep-called takes from the same sessions (one code path)
-    evidence = read_session_evidence(args.session_sources, inspector, config, secrets) if args.session_sources else None
+    evidence = read_session_evidence(args.session_sources, inspector, config, secrets,
+                                     args.keep_called) if args.session_sources else None
     keep, kept_called = keep_for("check", args, inspector, evidence)
     result = check_mod.check_catalog(inspector, config, args.context_lengths, goal, args.tokenizer,
                                      max_listing_tokens=args.max_listing_tokens, baseline=baseline,
