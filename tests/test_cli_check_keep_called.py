@@ -52,13 +52,16 @@ def test_check_keep_called_gates_what_recommend_keep_called_asked() -> None:
 
 
 def test_check_keep_called_is_the_gate_lines_keep() -> None:
-    """The same verdict and JSON as the # gate: line's --keep options, plus where they came from."""
+    """The same verdict and JSON as the # gate: line's --keep options, plus where they came from and
+    recommend --sessions' per-length session counts."""
     kept = _recommend("--sessions", STATE, "--keep-called")
     by_hand = run_cli("check", TEAM, *LENGTHS, *_settings(kept), *[w for s in CALLED for w in ("--keep", s)], "--json")
     called = run_cli("check", TEAM, *LENGTHS, *_settings(kept), "--sessions", STATE, "--keep-called", "--json")
     assert by_hand.returncode == called.returncode == 0, called.stderr
     data, hand = json.loads(called.stdout), json.loads(by_hand.stdout)
     assert [s["name"] for s in data.pop("keep_called")["added"]] == CALLED
+    counts = [{key: c.pop(key) for key in ("called_listed", "called_total", "searches_saved")} for c in data["contexts"]]
+    assert counts == [{"called_listed": 7, "called_total": 7, "searches_saved": 9}] * 3
     assert data == hand
     markdown = run_cli("check", TEAM, *LENGTHS, *_settings(kept), "--sessions", STATE, "--keep-called",
                        "--format", "markdown")

@@ -128,3 +128,35 @@ def test_report_carries_the_kept_servers(tmp_path: Path) -> None:
     assert "<li>kept named because the sessions called them: github (1 tool called), slack (1 tool called)</li>" in html
     assert "<strong>Not keepable:</strong> 5 called tools are not deferred tools of this catalog" in html
     assert "--keep github --keep slack" in html  # the block's gate line
+
+
+def test_check_keep_called_has_recommends_session_columns() -> None:
+    # one quantity, one number: check --sessions --keep-called counts the called tools the listing
+    # names as recommend --sessions does, at the same settings
+    rec = _json(TEAM, *LENGTHS, "--sessions", STATE, "--keep-called")
+    settings = ("--threshold-pct", str(rec["threshold_pct"]), "--listing-max-tokens", str(rec["listing_max_tokens"]))
+    checked = run_cli("check", TEAM, *LENGTHS, *settings, "--sessions", STATE, "--keep-called", "--format", "json")
+    assert checked.returncode == 0, checked.stderr
+    keys = ("context_length", "called_listed", "called_total", "searches_saved")
+    got = [{k: c[k] for k in keys} for c in json.loads(checked.stdout)["contexts"]]
+    assert got == [{k: c[k] for k in keys} for c in rec["contexts"]]
+    assert got == [{"context_length": n, "called_listed": 7, "called_total": 7, "searches_saved": 9}
+                   for n in (32_000, 200_000, 1_000_000)]
+
+    text = run_cli("check", TEAM, *LENGTHS, *settings, "--sessions", STATE, "--keep-called")
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    header = next(line for line in lines if line.startswith("context_length"))
+    assert header.split() == ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named",
+                              "tools_named", "called_listed", "searches_saved", "goal"]
+    assert lines[lines.index(header) + 2].split() == ["32,000", "1,473", "1", "names", "1,473", "9/9", "178", "7/7",
+                                                      "9", "holds"]
+    assert lines[-1] == ("sessions: 7 sessions read; called_listed: of the deferred tools the sessions called, how "
+                         "many the listing names at that length; searches_saved: tool_search calls made just before "
+                         "calling a named tool")
+    markdown = run_cli("check", TEAM, *LENGTHS, *settings, "--sessions", STATE, "--keep-called", "--format", "markdown")
+    assert ("| context_length | budget | tier | listing_form | listing_tokens | servers_named | tools_named | "
+            "called_listed | searches_saved | goal |") in markdown.stdout.splitlines()
+    # without sessions, check's table is as before
+    plain = run_cli("check", TEAM, *LENGTHS, *settings)
+    assert "called_listed" not in plain.stdout

@@ -21,7 +21,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from .cachediff import Side, compare
 from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiRecommendation, budget_with_headroom, \
-    smaller_listing_keeps_headroom, \
+    smaller_listing_keeps_headroom, with_listing_evidence, \
     _NAMED_MAX, at_length, collapsed_words, goal_at, goal_statement, length_goals_for, lost_words, outcomes, \
     recommend_for_contexts, requirement_misses
 from .quantities import form_word
@@ -275,7 +275,8 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
                   baseline: Inspector | None = None, except_servers: Sequence[str] = (),
                   keep_servers: Sequence[str] = (), headroom_pct: float = 0.0,
                   length_goals: Mapping[int | None, str] | None = None,
-                  baseline_config: ToolSearchConfig | None = None) -> CheckResult:
+                  baseline_config: ToolSearchConfig | None = None,
+                  called: Sequence[Any] | None = None) -> CheckResult:
     """Check ``goal`` at every context length with ``config``'s threshold_pct and listing_max_tokens.
 
     Args:
@@ -299,6 +300,11 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         length_goals: a goal per context length where it differs from ``goal`` (as
             :func:`toolsearch.analysis.recommend.recommend_for_contexts` takes them); each length
             is checked against its own goal, and the suggestion reaches each length's goal.
+        called: the deferred tools recorded sessions called
+            (:func:`toolsearch.analysis.sessions.called_tools`, as ``check --keep-called`` reads
+            them): each length's outcome then has ``called_listed``, ``called_total`` and
+            ``searches_saved``, counted as ``recommend --sessions`` counts them
+            (:func:`toolsearch.analysis.recommend.with_listing_evidence`).
 
     Raises:
         ValueError: an unknown goal, no context length, a headroom outside 0 to 1000 %, or a
@@ -315,6 +321,8 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
     per_length = length_goals_for(goal, length_goals, lengths)
     ladder = listing_ladder(inspector.planner, config, tokenizer)
     now = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
+    if called is not None:
+        now = tuple(with_listing_evidence(o, ladder, called) for o in now)
     before: tuple[ContextOutcome, ...] = ()
     old = config if baseline_config is None else baseline_config
     if baseline is not None:

@@ -1144,9 +1144,23 @@ def sessions_line(rec: MultiRecommendation) -> str | None:
     how many sessions were read and what the two session columns count; ``None`` without sessions."""
     if rec.sessions_read is None:
         return None
-    none = bool(rec.contexts) and all(not c.called_total for c in rec.contexts)  # every row "0/0"
-    return (f"sessions: {counted(rec.sessions_read, 'session')} read; {SESSION_COLUMNS_WORDS}"
-            + (f"; {NO_SESSION_READ_WORDS if not rec.sessions_read else NO_DEFERRED_CALLED_WORDS}" if none else ""))
+    return session_columns_line(rec.sessions_read, rec.contexts)
+
+
+def session_columns_line(sessions_read: int, contexts: Sequence[ContextOutcome]) -> str:
+    """:func:`sessions_line` for any per-length table with :data:`SESSION_COLUMNS` (``recommend``,
+    ``check --keep-called``, the report): ``sessions_read`` sessions, ``contexts`` its rows."""
+    none = bool(contexts) and all(not c.called_total for c in contexts)  # every row "0/0"
+    return (f"sessions: {counted(sessions_read, 'session')} read; {SESSION_COLUMNS_WORDS}"
+            + (f"; {NO_SESSION_READ_WORDS if not sessions_read else NO_DEFERRED_CALLED_WORDS}" if none else ""))
+
+
+def with_listing_evidence(outcome: ContextOutcome, ladder: Ladder, called: Sequence[CalledTool]) -> ContextOutcome:
+    """``outcome`` with ``called_listed``, ``called_total`` and ``searches_saved`` filled in: how the
+    listing at its budget serves the tools ``called`` (:func:`toolsearch.analysis.sessions.listing_evidence`
+    on the ladder's step there). The one place ``recommend --sessions``, ``check --keep-called`` and
+    the report count them."""
+    return replace(outcome, **listing_evidence(called, ladder.step_at(outcome.budget)))
 
 
 def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[Any]]:
@@ -1187,9 +1201,8 @@ def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Seque
     for :attr:`MultiRecommendation.shorter_lengths`."""
     contexts, unnamed = [], []
     for outcome in rec.contexts:
-        step = ladder.step_at(outcome.budget)
-        contexts.append(replace(outcome, **listing_evidence(called, step)))
-        unnamed.append(tuple(called_not_listed(called, step)))
+        contexts.append(with_listing_evidence(outcome, ladder, called))
+        unnamed.append(tuple(called_not_listed(called, ladder.step_at(outcome.budget))))
     return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read, sessions_drift=drift,
                    sessions_note=note, sessions_not_deferred=not_deferred, called_unnamed=tuple(unnamed),
                    shorter_lengths=_shorter_lengths(rec, ladder, called, recorded_lengths or {}))

@@ -521,7 +521,7 @@ def _settings_words(config: ToolSearchConfig) -> str:
 def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig,
            secrets: Sequence[str] = ()) -> int:
     from ..analysis import check as check_mod  # noqa: PLC0415
-    from ..analysis.recommend import keep_called_lines  # noqa: PLC0415
+    from ..analysis.recommend import SESSION_COLUMNS, keep_called_lines, session_columns_line  # noqa: PLC0415
 
     goal, length_goals = goal_for("check", args, inspector)
     if args.session_sources and not args.keep_called:  # the sessions would change nothing: say so, not ignore them
@@ -551,7 +551,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                                      max_listing_tokens=args.max_listing_tokens, baseline=baseline,
                                      except_servers=args.except_servers, keep_servers=keep,
                                      headroom_pct=args.headroom, length_goals=length_goals,
-                                     baseline_config=baseline_config)
+                                     baseline_config=baseline_config,
+                                     called=evidence.called if evidence is not None else None)
     status = decided(0 if result.passed else 1)
     called_lines = [one_line(line) for line in keep_called_lines(kept_called)]
     if args.format == "json":
@@ -576,11 +577,18 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
              ("holds" if c.holds else "FAILS") + (f" ({c.goal})" if result.length_goals else "")
              + (f"; excepted, collapsed: {', '.join(c.excepted_collapsed)}" if c.excepted_collapsed else "")]
             for c in result.lengths]
+    if evidence is not None:  # recommend --sessions' columns, from the same counting
+        header[-1:-1] = SESSION_COLUMNS
+        for row, c in zip(rows, result.lengths):
+            row[-1:-1] = [share_cell(c.outcome.called_listed or 0, c.outcome.called_total or 0),
+                          f"{c.outcome.searches_saved or 0:,}"]
     if baseline is not None:
         header.append("against the baseline")
         for row, c in zip(rows, result.lengths):
             row.append(_change_text(c.change, c.outcome))
     verdict = "passed" if result.passed else "failed"
+    columns_line = (one_line(session_columns_line(evidence.sessions_read, [c.outcome for c in result.lengths]))
+                    if evidence is not None else None)
     if args.format == "markdown":
         print(f"### toolsearch check {verdict}: {_md(result.goal_words)}{limit}")  # server names are catalog text
         print()
@@ -594,6 +602,9 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
         print("|" + "|".join("---" for _ in header) + "|")
         for row in rows:
             print("| " + " | ".join(_md(cell) for cell in row) + " |")
+        if columns_line:
+            print()
+            print(_md(columns_line))
         if not result.passed:
             print()
             for line in _verdict_lines(result):
@@ -607,6 +618,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     for line in called_lines:
         print(line)
     print(text_table(rows, header))
+    if columns_line:
+        print(columns_line)
     for line in _verdict_lines(result):
         print(line)
     return status
