@@ -340,8 +340,11 @@ def test_unreadable_sources_raise_one_clear_error(tmp_path):
     (tmp_path / "other.db").write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)
     with pytest.raises(SessionSourceError, match=r"notes\.txt: not a recognised session format"):
         load_sessions([tmp_path / "notes.txt"])
-    with pytest.raises(SessionSourceError, match=r"empty\.jsonl: the file is empty"):
-        load_sessions([tmp_path / "empty.jsonl"])
+    # an empty file is what `hermes sessions export` writes for a store with no session: no session
+    assert (load_sessions([tmp_path / "empty.jsonl"]).sessions, load_sessions([tmp_path / "empty.jsonl"]).problems) \
+        == ([], [])
+    with pytest.raises(SessionSourceError, match=r"empty\.jsonl: the file is empty; expected a messages array"):
+        load_sessions([tmp_path / "empty.jsonl"], "anthropic")
     with pytest.raises(SessionSourceError, match=r"other\.db: "):
         load_sessions([tmp_path / "other.db"])
     with pytest.raises(SessionSourceError, match=r"missing\.db: no such session file"):
