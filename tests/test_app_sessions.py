@@ -460,3 +460,16 @@ def test_called_tools_listed_by_name_is_one_name_and_one_count_on_both_pages():
     # the form cell may be two words ("mixed 6/9"): the count is the second cell from the right
     on_cli = {line.split()[0]: line.split()[-2] for line in lines[2:]}
     assert on_cli == on_sessions and all("/" in cell for cell in on_cli.values()), (on_cli, on_sessions)
+
+
+def test_the_session_picker_lists_a_store_and_its_export_oldest_first_and_says_so() -> None:
+    from toolsearch.analysis.sessions import SESSION_ORDER_WORDS, load_sessions
+
+    store_order = [s.id for s in load_sessions([ROOT / "sample_sessions" / "state.db"]).sessions]
+    at = open_page()
+    for sample in ("state.db", "hermes-export.jsonl"):  # Hermes writes its export newest first
+        at.selectbox(key="sessions_sample").set_value(sample).run()
+        assert not at.exception, at.exception
+        picker = at.selectbox(key="sessions_pick")
+        assert picker.options == store_order, sample
+        assert picker.help == f"Listed {SESSION_ORDER_WORDS}."

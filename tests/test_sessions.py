@@ -843,7 +843,7 @@ def test_a_session_read_twice_is_counted_once(tmp_path):
     assert data["called_listed"] == alone["called_listed"]
     assert done.stderr.splitlines() == [
         f"toolsearch: skipped: {export}:{n}: session {sid!r}: the same session id was read from {db}; counted once"
-        for n, sid in ((1, "s-second"), (2, "s-first"))]  # the export lists the newest first
+        for n, sid in ((2, "s-first"), (1, "s-second"))]  # Hermes exports newest first; read oldest first
     rec = run_cli("recommend", CATALOG, "--context-lengths", "16k", "--goal", "names", "--sessions", db, export)
     assert rec.returncode == 0, rec.stderr
     assert "sessions: 2 sessions read" in rec.stdout

@@ -171,7 +171,7 @@ def test_a_hermes_export_whose_first_session_is_long_is_recognised(tmp_path):
     lines = export.read_bytes().split(b"\n")
     assert len(lines[0]) > SNIFF_BYTES and b'"id": "newest"' in lines[0][:200]
     assert detect_format(export) == "hermes-export"
-    assert [s.id for s in load_sessions([export]).sessions] == ["newest", "older"]
+    assert [s.id for s in load_sessions([export]).sessions] == ["older", "newest"]  # listed oldest first
     done = run_cli("sessions", str(export), "--catalog", str(CATALOG), "--variant", "reference")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("sessions: 2 (hermes-export)")
@@ -245,3 +245,22 @@ def test_the_sessions_page_refuses_a_store_that_computes_its_values_in_one_line(
     errors = [e.value for e in at.error]
     assert errors == ["state\\.db\\: not a Hermes session store\\: 'messages' computes column 'shown' when read "
                       "\\(a generated column\\); expected tables 'sessions' and 'messages' that store their values"]
+
+
+def test_a_store_and_its_export_list_the_sessions_oldest_first(tmp_path):
+    """Hermes exports newest first; the store is read oldest first. Both list oldest first (by start
+    time, not by id: the ids here sort the other way), and the text report says the order."""
+    ids = ["zeta", "mid", "alpha"]  # written in this order, so started in this order
+    spec = {"sessions": [dict(SPEC["sessions"][0], id=sid) for sid in ids]}
+    db = write_store(tmp_path, spec, export=True)
+    export = tmp_path / "state.db.export.jsonl"
+    exported = [json.loads(line)["id"] for line in export.read_text(encoding="utf-8").splitlines()]
+    assert exported == ids[::-1]  # what Hermes writes: newest first
+    for source in (db, export):
+        assert [s.id for s in load_sessions([source]).sessions] == ids, source
+    result = run_cli("sessions", str(export), "--catalog", CATALOG)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    start = lines.index("per session: oldest first in each source, by recorded start time (formats that record none "
+                        "keep the file's order), sources in the order given:")
+    assert [line.split()[1] for line in lines[start + 1:] if line.startswith("session ")] == ids

@@ -416,7 +416,9 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
         progress: called with (sessions read so far, total or ``None``) while reading.
 
     Returns:
-        A :class:`ReadResult`; sessions in source order (a store: by start time, then id).
+        A :class:`ReadResult`; sessions in source order, and within a source oldest first (a store and
+        a Hermes export: by start time, then id, :func:`start_order`; the other formats record no
+        start time that is read, so their sessions keep the file's order).
 
     Raises:
         SessionSourceError: a source cannot be read at all, or ``fmt`` is unknown.
@@ -503,7 +505,8 @@ def _read_text(text: str, origin: str, fmt: str | None, out: ReadResult, progres
             if progress:
                 progress(len(out.sessions), None)
     if fmt == "hermes-export":  # a conversation split at compressions is one session, as in the store
-        out.sessions[before:] = _merge_export_continuations(out.sessions[before:])
+        # oldest first, as the store is read (Hermes exports newest first)
+        out.sessions[before:] = sorted(_merge_export_continuations(out.sessions[before:]), key=start_order)
     if fmt in ("anthropic", "openai") and len(out.sessions) == before and not out.problems:
         raise SessionSourceError(f"{origin}: no conversation found; expected a messages array")
     return out
@@ -1009,6 +1012,12 @@ def _merge_export_continuations(sessions: list[RawSession]) -> list[RawSession]:
             _continue(by_id[root], sessions[i], last.get(root, by_id[root].messages))
             last[root] = sessions[i].messages
     return [s for s in sessions if s.id not in continued]
+
+
+def start_order(session: RawSession) -> tuple[bool, float, str]:
+    """The order sessions are listed in, oldest first: by ``started_at``, then id, as a store is
+    read (``ORDER BY started_at, id``: SQLite puts a session with no start time first)."""
+    return (session.started_at is not None, session.started_at or 0.0, session.id)
 
 
 def _continuation_roots(parent_of: Mapping[str, str], by_id: Mapping[str, RawSession]) -> dict[str, str]:

@@ -996,6 +996,10 @@ class CalledTool:
 #: What the per-length counts say when the sessions called no tool the catalog defers ("0 of 0"), as
 #: the Sessions page, ``toolsearch sessions``, ``recommend --sessions`` and the report say it.
 NO_DEFERRED_CALLED_WORDS = "the sessions called no tool this catalog defers, so there is nothing for the listing to name"
+#: The order sessions are listed in, in words (``toolsearch sessions``, the Sessions page, the docs):
+#: :func:`toolsearch.analysis.session_formats.read_sessions` reads them so.
+SESSION_ORDER_WORDS = ("oldest first in each source, by recorded start time (formats that record none keep the "
+                       "file's order), sources in the order given")
 #: What the same counts say when the session sources held no session at all (an empty store, a store
 #: of another Hermes home), on the same surfaces: the reason is the sources, not the catalog.
 NO_SESSION_READ_WORDS = "no session was read (the session sources hold none), so there is nothing for the listing to name"

@@ -129,7 +129,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 inspector: Inspector, *, flags: Sequence[SessionFlags] = (), drift: CatalogDrift | None = None,
                 at_lengths: Sequence[CalledListed] = (), not_deferred: Sequence[str] = ()) -> str:
     """The text report of ``toolsearch sessions``."""
-    from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, aggregates, counters_line,  # noqa: PLC0415
+    from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, SESSION_ORDER_WORDS,  # noqa: PLC0415
+                                     aggregates, counters_line,
                                      released_hermes_sessions, released_hermes_words, shown_name, shown_names, summary)
 
     data = summary(sessions, rep)
@@ -198,6 +199,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     by_session: dict[str, list] = {}
     for q in rep.queries:
         by_session.setdefault(q.session, []).append(q)
+    if sessions:
+        out.append(f"per session: {SESSION_ORDER_WORDS}:")
     for s in sessions:
         ctx = f"{s.context_length:,}" if s.context_length else "unknown"
         flag = by_flag.get(s.id)

@@ -26,7 +26,7 @@ from toolsearch.engine.invisible import json_text, quoted
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.variants import variant_sources
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
-from toolsearch.analysis.sessions import (NO_DEFERRED_CALLED_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
+from toolsearch.analysis.sessions import (NO_DEFERRED_CALLED_WORDS, SESSION_ORDER_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, with_recorded_lengths, counters_line, released_hermes_sessions,
                                  released_hermes_words, scrub_sessions, shown_name, shown_names,
@@ -369,7 +369,8 @@ def render() -> None:
         literal_table(_visible_frame(model_rows(agg)), key="sessions_models")
     with tabs[4]:
         ids = [s.id for s in loaded.sessions]
-        chosen = st.selectbox("Session", ids, key="sessions_pick", format_func=lambda i: show_invisible(shown_name(i)))
+        chosen = st.selectbox("Session", ids, key="sessions_pick", format_func=lambda i: show_invisible(shown_name(i)),
+                              help=f"Listed {SESSION_ORDER_WORDS}.")
         session = next(s for s in loaded.sessions if s.id == chosen)
         ctx = f"{session.context_length:,}" if session.context_length else "not recorded"
         st.text(show_invisible(f"model: {session.model or 'not recorded'} · context length: {ctx} · format: {session.format} · "
