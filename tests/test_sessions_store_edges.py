@@ -264,3 +264,54 @@ def test_a_store_and_its_export_list_the_sessions_oldest_first(tmp_path):
     start = lines.index("per session: oldest first in each source, by recorded start time (formats that record none "
                         "keep the file's order), sources in the order given:")
     assert [line.split()[1] for line in lines[start + 1:] if line.startswith("session ")] == ids
+
+
+def test_session_ids_that_are_not_utf8_stay_apart_and_show_their_bytes(tmp_path):
+    """Two sessions whose ids differ only in bytes that are not UTF-8 were both read as 's�' and
+    merged into one session. Each stays a session of its own, its bad bytes shown as ⟨\\xNN⟩, with a
+    problem naming the store and the row."""
+    first = dict(SPEC["sessions"][0], id="one")
+    second = {"id": "two", "model": "m2", "messages": [
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("d1", "tool_search", {"queries": ["create issue"]})},
+        {"role": "tool", "tool_call_id": "d1", "tool_name": "tool_search", "content": "{\"results\": []}"}]}
+    db = write_store(tmp_path, {"sessions": [first, second]})
+    conn = sqlite3.connect(db)
+    for old, new in (("one", b"s\xff"), ("two", b"s\xfe")):  # what a damaged or foreign writer leaves
+        rowid = conn.execute("SELECT rowid FROM sessions WHERE id = ?", (old,)).fetchone()[0]
+        conn.execute("UPDATE sessions SET id = CAST(? AS TEXT) WHERE id = ?", (new, old))
+        conn.execute("UPDATE messages SET session_id = CAST(? AS TEXT) WHERE session_id = ?", (new, old))
+    conn.commit()
+    rows = dict(conn.execute("SELECT CAST(id AS BLOB), rowid FROM sessions"))
+    conn.close()
+    loaded = load_sessions([db])
+    assert [s.id for s in loaded.sessions] == ["s\udcff", "s\udcfe"]
+    assert [(s.model, [q.query for e in s.searches for q in e.queries]) for s in loaded.sessions] == [
+        ("m", ["slack send message"]), ("m2", ["create issue"])]
+    assert [str(p) for p in loaded.problems] == [
+        f"{db}: row {rows[b's' + bytes([b])]} of 'sessions': its id is not UTF-8 text (byte 0x{b:02x}): read as session "
+        f"'s⟨\\x{b:02X}⟩', each such byte shown as ⟨\\xNN⟩, apart from any other id" for b in (0xFF, 0xFE)]
+
+    done = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("sessions: 2 (hermes-db)")
+    headers = [line.split(" (")[0] for line in done.stdout.splitlines() if line.startswith("session s")]
+    assert headers == ["session s⟨\\xFF⟩", "session s⟨\\xFE⟩"]
+    assert f"toolsearch: skipped: {db}: row {rows[b's' + bytes([0xFF])]} of 'sessions': its id is not UTF-8" \
+        in done.stderr
+    as_json = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference", "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    assert [s["id"] for s in json.loads(as_json.stdout)["per_session"]] == ["s\udcff", "s\udcfe"]
+
+    from tests.test_app_sessions import open_page
+    from toolsearch.live.guard import launch_token
+
+    at = open_page()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    at.text_input(key="sessions_path").set_value(str(db)).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
+    picker = at.selectbox(key="sessions_pick")
+    assert picker.options == ["s⟨\\xFF⟩", "s⟨\\xFE⟩"]
+    picker.set_value("s\udcfe").run()
+    assert not at.exception, at.exception

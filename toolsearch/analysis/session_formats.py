@@ -841,7 +841,7 @@ def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str], kep
     out: dict[str, list[ToolUse]] = {}
     held: dict[str, int] = {}  # bytes read per session: past MAX_SESSION_BYTES, the rest is not looked at
     size = _cell_bytes("tool_calls")
-    for sid, calls, n in conn.execute(f"SELECT session_id, {_within_limit('tool_calls')}, {size} FROM messages "
+    for sid, calls, n in conn.execute(f"SELECT {_id_cell('session_id')}, {_within_limit('tool_calls')}, {size} FROM messages "
                                       f"WHERE active = 0 AND compacted = 1 AND role = 'assistant' AND {kept} "
                                       f"AND tool_calls IS NOT NULL ORDER BY {order}"):
         held[_cell_id(sid)] = held.get(_cell_id(sid), 0) + (n if isinstance(n, int) else 0)
@@ -861,8 +861,8 @@ def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str], kep
 def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], message_columns: set[str],
                 out: ReadResult, progress: Progress | None) -> None:
     wanted = ["id", "model", "model_config", "started_at", "title", *COUNTERS]
-    select = ", ".join((_within_limit(c) if c in _SESSION_TEXT_CELLS else c) if c in columns else f"NULL AS {c}"
-                       for c in wanted)
+    select = ", ".join((_within_limit(c) if c in _SESSION_TEXT_CELLS else _id_cell(c) if c == "id" else c)
+                       if c in columns else f"NULL AS {c}" for c in wanted)
     select += "".join(f", {_cell_bytes(c) if c in columns else '0'}" for c in _SESSION_TEXT_CELLS)
     order = "started_at, id" if "started_at" in columns else "id"
     count = conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
@@ -884,13 +884,14 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
     active = "active = 1" if "active" in message_columns else "1"
     archived: dict[str, int] = {}
     if "compacted" in message_columns and "active" in message_columns:
-        archived = dict(conn.execute(
-            f"SELECT session_id, COUNT(*) FROM messages WHERE active = 0 AND compacted = 1 AND {kept} GROUP BY session_id"))
+        for sid, n in conn.execute(f"SELECT {_id_cell('session_id')}, COUNT(*) FROM messages WHERE active = 0 AND "
+                                   f"compacted = 1 AND {kept} GROUP BY session_id"):
+            archived[_cell_id(sid)] = archived.get(_cell_id(sid), 0) + n
     earlier = _archived_tool_uses(conn, message_columns, kept) if archived else {}
     # Only a tool result's content is read: what the user and the model wrote is never looked at,
     # and a pasted 50 MB log should not pass through memory for nothing (its size still counts).
     mcols = [(f"CASE WHEN role = 'tool' AND {_cell_bytes(c)} <= {MAX_SESSION_BYTES} THEN {c} END AS {c}"
-              if c == "content" else _within_limit(c) if c in _LONG_CELLS else c)
+              if c == "content" else _within_limit(c) if c in _LONG_CELLS else _id_cell(c) if c == "session_id" else c)
              if c in message_columns else f"NULL AS {c}"
              for c in ("session_id", "id", "role", "content", "tool_calls", "tool_call_id", "tool_name")]
     mcols += [f"{_cell_bytes(c)} AS size_{c}" if c in message_columns else "0" for c in _LONG_CELLS]
@@ -905,6 +906,8 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         if row[0] is None:
             continue
         sid = _cell_id(row[0])
+        if not _is_utf8(row[0]):
+            out.problems.append(_id_problem(conn, origin, row[0], sid))
         session = RawSession(id=sid, origin=origin, format="hermes-db", model=_text(row[1]),
                              started_at=_number(row[3]), title=_text(row[4]))
         for column, size in zip(_SESSION_TEXT_CELLS, row[len(wanted):]):
@@ -986,7 +989,7 @@ def _compression_continuations(conn: sqlite3.Connection, columns: set[str],
     if not {"parent_session_id", "end_reason"} <= columns:
         return {}
     parent_of = {_cell_id(child): _cell_id(parent) for child, parent in conn.execute(
-        "SELECT c.id, c.parent_session_id FROM sessions c JOIN sessions p ON p.id = c.parent_session_id "
+        f"SELECT {_id_cell('c.id')}, {_id_cell('c.parent_session_id')} FROM sessions c JOIN sessions p ON p.id = c.parent_session_id "
         "WHERE p.end_reason = 'compression'")}
     return _continuation_roots(parent_of, by_id)
 
@@ -1224,8 +1227,42 @@ def _a_json_type(value: Any) -> str:
 
 def _cell_id(value: Any) -> str:
     """A session id cell as text: SQLite keeps whatever type a row was given, and a BLOB id read
-    with ``str`` showed as Python's ``b'...'``."""
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+    with ``str`` showed as Python's ``b'...'``. Id cells are read as bytes (:func:`_id_cell`), and
+    bytes that are not UTF-8 are kept apart, each as a character U+DC80–U+DCFF (Python's
+    ``surrogateescape``), which every surface shows as ``⟨\\xNN⟩``
+    (:func:`toolsearch.engine.invisible.marker`): two ids that differ only there were both read as
+    ``�`` before, and their sessions merged into one."""
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else str(value)
+
+
+def _id_cell(column: str) -> str:
+    """SQL selecting an id ``column`` as its bytes (a number as its digits), so :func:`_cell_id`
+    sees the bytes that are not UTF-8 instead of the text factory's ``�``."""
+    return f"CAST({column} AS BLOB) AS {column.split('.')[-1]}"
+
+
+def _is_utf8(value: Any) -> bool:
+    if not isinstance(value, bytes):
+        return True
+    try:
+        value.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _id_problem(conn: sqlite3.Connection, origin: str, cell: bytes, sid: str) -> SessionProblem:
+    """The problem for a ``sessions`` row whose id is not UTF-8 text (read apart from the others,
+    shown with its bad bytes as ``⟨\\xNN⟩``), naming the store and the row by its ``rowid``."""
+    try:
+        found = conn.execute("SELECT rowid FROM sessions WHERE CAST(id AS BLOB) = ? LIMIT 1", (cell,)).fetchone()
+        row = f"row {found[0]:,}" if found else "a row"
+    except sqlite3.OperationalError:  # a table WITHOUT ROWID
+        row = "a row"
+    where = f"{origin}: {row} of 'sessions'"
+    bad = " ".join(f"0x{ord(ch) - 0xDC00:02x}" for ch in sid if 0xDC80 <= ord(ch) <= 0xDCFF)
+    return SessionProblem(where, f"its id is not UTF-8 text (byte {bad}): read as session {quoted(sid)}, each such "
+                                 "byte shown as ⟨\\xNN⟩, apart from any other id")
 
 
 def _text(value: Any) -> str | None:

@@ -56,8 +56,13 @@ VARIATION_RUN_MIN = 2
 def marker(char: str) -> str:
     """The visible form of one invisible or control character on every surface (CLI, app, HTML
     report, YAML comments): ``⟨U+001B⟩``, ``⟨U+200B⟩``, ``⟨U+000A⟩`` (four hex digits at least,
-    upper case)."""
-    return f"⟨U+{ord(char):04X}⟩"
+    upper case). A character U+DC80–U+DCFF is how a byte that is not UTF-8 is kept in text read
+    with Python's ``surrogateescape`` (a session id in a store, say): it is shown as that byte,
+    ``⟨\\xFF⟩``."""
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"⟨\\x{code - 0xDC00:02X}⟩"
+    return f"⟨U+{code:04X}⟩"
 
 
 def mark_controls(text: str, one_line: bool = False) -> str:
