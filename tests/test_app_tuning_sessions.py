@@ -93,7 +93,13 @@ def check_figures(at: AppTest, sessions: list, lengths: list[int]) -> None:
     # each pinned tool's own figure under its own name: "full schema" is what the Harnesses page calls the
     # form that sends every schema, and the Costs page's "tool schema" counts a definition without the array
     per_tool = {p.name: p.schema_tokens for p in what_ifs[0].per_tool}
-    assert list(tables["tuning_pins_tools"].columns) == ["tool", "calls", "first uses", "pinned schema (tokens, chars4)"]
+    assert list(tables["tuning_pins_tools"].columns) == ["tool", "calls", "first uses", "round trips before first uses",
+                                                         "pinned schema (tokens, chars4)"]
+    by_name = {p.name: p for p in what_ifs[0].per_tool}
+    assert [r["round trips before first uses"] for r in tables["tuning_pins_tools"].to_dict("records")] == [
+        f"{by_name[name].discovery_calls:,}" for name, _ in hot]
+    # the round trips the pins save are the recorded discovery calls before first uses, summed
+    assert all(w.round_trips_saved == sum(p.discovery_calls for p in w.per_tool) for w in what_ifs)
     assert [r["pinned schema (tokens, chars4)"] for r in tables["tuning_pins_tools"].to_dict("records")] == [
         f"{per_tool[name]:,}" for name, _ in hot]
     assert any(c.value.startswith("Pinned schema: the tool's definition as a pin sends it on every request")

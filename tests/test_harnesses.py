@@ -3,6 +3,7 @@ flip points checked against the rule itself, Hermes' row against the engine, and
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -265,9 +266,55 @@ def test_pins_from_sessions_count_first_uses_and_compactions(five):
                 seen.add(e.name)
                 expected += 1
     assert sum(uses.values()) == expected > 0
-    result = H.pin_what_if(five, "hermes", names, 200_000, sessions=sessions)
-    assert result.round_trips_saved == expected * 2
-    assert H.pin_what_if(five, "claude-code", names, 200_000, sessions=sessions).round_trips_saved == expected
+    # round trips saved: the discovery calls recorded just before each first use (since the previous
+    # tool call), not first uses times an assumed number of round trips
+    discovery = 0
+    for s in sessions:
+        seen, pending = set(), 0
+        for e in s.events:
+            if e.kind == "compaction":
+                seen = set()
+            elif e.kind in ("search", "describe"):
+                pending += 1
+            elif e.kind == "call":
+                if e.name in names and e.name not in seen:
+                    seen.add(e.name)
+                    discovery += pending
+                pending = 0
+    assert sum(H.discovery_before_first_uses(sessions, names).values()) == discovery > 0
+    for harness in ("hermes", "claude-code"):
+        result = H.pin_what_if(five, harness, names, 200_000, sessions=sessions)
+        assert result.round_trips_saved == discovery
+        assert [(p.first_uses, p.discovery_calls) for p in result.per_tool] == [
+            (uses[p.name], H.discovery_before_first_uses(sessions, names)[p.name]) for p in result.per_tool]
+
+
+def test_a_pin_saves_the_discovery_calls_recorded_before_first_uses_not_an_assumed_two():
+    """One session: a search and two describes before the first use of create_issue (3 round trips),
+    then a second call of it (not a first use). First uses × 2 said 2; the session says 3."""
+    from toolsearch.analysis.sessions import load_sessions_text
+
+    def call(cid, name, args):
+        return {"role": "assistant", "content": "", "tool_calls": [
+            {"id": cid, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]}
+
+    tool = "mcp__github__create_issue"
+    messages = [call("c1", "tool_search", {"queries": ["open an issue"]}),
+                {"role": "tool", "tool_call_id": "c1", "content": json.dumps({"results": [{"query": "open an issue",
+                                                                                          "matches": [tool]}]})},
+                call("c2", "tool_describe", {"names": [tool]}), {"role": "tool", "tool_call_id": "c2", "content": "{}"},
+                call("c3", "tool_describe", {"names": [tool]}), {"role": "tool", "tool_call_id": "c3", "content": "{}"},
+                call("c4", "tool_call", {"name": tool, "arguments": {"title": "a"}}),
+                {"role": "tool", "tool_call_id": "c4", "content": "{}"},
+                call("c5", "tool_call", {"name": tool, "arguments": {"title": "b"}}),
+                {"role": "tool", "tool_call_id": "c5", "content": "{}"}]
+    sessions = load_sessions_text(json.dumps({"id": "s", "messages": messages}), "one.json").sessions
+    five = Inspector.from_files([ROOT / "sample_catalogs" / "five-servers.yaml"])
+    assert H.first_uses(sessions, [tool]) == {tool: 1}
+    result = H.pin_what_if(five, "hermes", [tool], 200_000, sessions=sessions)
+    assert result.round_trips_saved == 3
+    assert result.per_tool[0].to_dict() == {"name": tool, "schema_tokens": result.per_tool[0].schema_tokens,
+                                            "calls": 2, "first_uses": 1, "discovery_calls": 3}
 
 
 def test_pins_refuse_unknown_names(five):

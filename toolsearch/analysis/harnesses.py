@@ -81,8 +81,6 @@ CLAUDE_DESCRIPTION_MAX_CHARS = 2048
 CLAUDE_TRUNCATION_SUFFIX = "\u2026 [truncated]"
 #: kiro-cli cuts a deferred tool's description in its compact list at 1 KB.
 KIRO_DESCRIPTION_MAX_CHARS = 1024
-#: Round trips a deferred tool's first use costs (per session, and again after a compaction).
-FIRST_USE_ROUND_TRIPS: dict[str, int] = {CLAUDE_CODE: 1, HERMES: 2}
 
 FULL = "full schemas"
 NAMES = "names"
@@ -790,6 +788,32 @@ def first_uses(sessions: Iterable[Any], names: Iterable[str]) -> dict[str, int]:
     return out
 
 
+def discovery_before_first_uses(sessions: Iterable[Any], names: Iterable[str]) -> dict[str, int]:
+    """The discovery calls the recorded sessions made just before each first use of each tool
+    (:func:`first_uses`: per session, and again after a compaction), summed, ``{wire name: calls}``:
+    the round trips a pin would have saved in them. A discovery call is a ``tool_search`` or
+    ``tool_describe`` call (or another search tool's: the calls
+    :attr:`toolsearch.analysis.sessions.Session.round_trips` counts); "just before" is since the
+    session's previous tool call, as ``searches_saved`` counts the searches a listing saves. A first
+    use with none before it (the model called the tool from a listing, or guessed its name) saves none."""
+    wanted = set(names)
+    out = {n: 0 for n in sorted(wanted)}
+    for session in sessions:
+        seen: set[str] = set()
+        pending = 0
+        for event in session.events:
+            if event.kind == "compaction":
+                seen = set()
+            elif event.kind in ("search", "describe"):
+                pending += 1
+            elif event.kind == "call":
+                if event.name in wanted and event.name not in seen:
+                    seen.add(event.name)
+                    out[event.name] += pending
+                pending = 0
+    return out
+
+
 #: The heading of :attr:`PinnedTool.schema_tokens` in a table (the Tuning page's hot tools): one pinned
 #: tool's definition measured as a tools array of that tool alone. Its own name: not "full schemas" (a
 #: harness row's form, what the model sees) nor "tool schema" (the Costs page's figure, the definition
@@ -802,18 +826,20 @@ PINNED_SCHEMA_WORDS = ("Pinned schema: the tool's definition as a pin sends it o
 
 @dataclass(frozen=True)
 class PinnedTool:
-    """One pinned tool: ``schema_tokens`` (its full definition, tokens), recorded ``calls`` and
-    ``first_uses`` (each one a discovery the pin saves)."""
+    """One pinned tool: ``schema_tokens`` (its full definition, tokens), recorded ``calls``,
+    ``first_uses`` (each one a discovery the pin saves) and ``discovery_calls``: the discovery calls
+    the sessions made just before those first uses (:func:`discovery_before_first_uses`)."""
 
     name: str
     schema_tokens: int
     calls: int
     first_uses: int
+    discovery_calls: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: the attributes under their own names (``schema_tokens`` in tokens)."""
         return {"name": self.name, "schema_tokens": self.schema_tokens, "calls": self.calls,
-                "first_uses": self.first_uses}
+                "first_uses": self.first_uses, "discovery_calls": self.discovery_calls}
 
 
 @dataclass(frozen=True)
@@ -825,9 +851,10 @@ class PinWhatIf:
         pinned: wire names.
         before / after: the harness row without and with the pins.
         cost_tokens: ``after.upfront_tokens - before.upfront_tokens``: paid on every request.
-        round_trips_saved: first uses in the recorded sessions × round trips per first use
-            (``None`` without sessions).
-        round_trips_per_first_use: 1 (Claude Code ToolSearch) or 2 (Hermes search + describe).
+        round_trips_saved: the discovery calls (``tool_search``, ``tool_describe``) the recorded
+            sessions made just before the pinned tools' first uses, as recorded
+            (:func:`discovery_before_first_uses`; ``None`` without sessions, 0 where tool search is
+            off without the pins).
         per_tool: per pinned tool.
         sessions: recorded sessions used.
         released: False for Hermes' proposal.
@@ -840,7 +867,6 @@ class PinWhatIf:
     after: HarnessRow
     cost_tokens: int
     round_trips_saved: int | None
-    round_trips_per_first_use: int
     per_tool: tuple[PinnedTool, ...]
     sessions: int
     released: bool
@@ -868,7 +894,6 @@ class PinWhatIf:
                 "cost_tokens": self.cost_tokens, "upfront_before": self.before.upfront_tokens,
                 "upfront_after": self.after.upfront_tokens, "active_before": self.before.active,
                 "active_after": self.after.active, "round_trips_saved": self.round_trips_saved,
-                "round_trips_per_first_use": self.round_trips_per_first_use,
                 "per_tool": [p.to_dict() for p in self.per_tool], "sessions": self.sessions,
                 "released": self.released, "notes": list(self.notes)}
 
@@ -923,15 +948,15 @@ def pin_what_if(inspector: Inspector, harness: str, pinned: Sequence[str], conte
         released, notes = False, (HERMES_PINS_NOTE,)
     else:
         raise HarnessError(f"pins: harness {quoted(harness)} has no pins here (claude-code or hermes)")
-    per_first = FIRST_USE_ROUND_TRIPS[harness]
     uses = first_uses(sessions or (), pins)
+    discovery = discovery_before_first_uses(sessions or (), pins)
     calls = Counter(e.name for s in (sessions or ()) for e in s.calls if e.name in set(pins))
-    per_tool = tuple(PinnedTool(p, schema[p], calls.get(p, 0), uses[p]) for p in pins)
-    saved = sum(uses.values()) * per_first if sessions is not None else None
+    per_tool = tuple(PinnedTool(p, schema[p], calls.get(p, 0), uses[p], discovery[p]) for p in pins)
+    saved = sum(discovery.values()) if sessions is not None else None
     if before.active is False:
         notes += ("tool search is off here without pins: pinning changes nothing",)
         saved = 0 if sessions is not None else None
-    return PinWhatIf(harness, pins, before, after, after.upfront_tokens - before.upfront_tokens, saved, per_first,
+    return PinWhatIf(harness, pins, before, after, after.upfront_tokens - before.upfront_tokens, saved,
                      per_tool, len(sessions or ()), released, notes)
 
 

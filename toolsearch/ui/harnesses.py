@@ -120,9 +120,9 @@ if common.require_catalog(v):
             "sessions": str(w.sessions),
         } for w in what_ifs], key="harness_pins", nowrap=("cost per request (tokens)",))
         st.caption("Cost per request: the pinned full schemas sent on every request (for Hermes, net of the listing "
-                   "lines they no longer need). Round trips saved: each pinned tool's first use per recorded session "
-                   "and after each compaction, times 1 (Claude Code's ToolSearch) or 2 (Hermes' tool_search and "
-                   "tool_describe).")
+                   "lines they no longer need). Round trips saved: the discovery calls (tool_search, tool_describe, "
+                   "Claude Code's ToolSearch) the recorded sessions made just before each pinned tool's first use in a "
+                   "session and after each compaction, as recorded.")
     elif not pins:
         st.caption("Pick servers or tools to pin, or load recorded sessions.")
 

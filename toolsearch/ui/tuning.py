@@ -227,6 +227,7 @@ def show_pins(v: common.View, multi, lengths: list, evidence: list, labels: list
         return
     per_tool = {p.name: p for p in what_ifs[0].per_tool}
     literal_table([{"tool": shown_name(name), "calls": calls, "first uses": per_tool[name].first_uses,
+                    "round trips before first uses": per_tool[name].discovery_calls,
                     f"{PINNED_SCHEMA_COLUMN} (tokens, {v.tokenizer})": per_tool[name].schema_tokens}
                    for name, calls in hot],
                   key="tuning_pins_tools")
@@ -237,8 +238,9 @@ def show_pins(v: common.View, multi, lengths: list, evidence: list, labels: list
                     "round trips saved": w.round_trips_saved} for w in what_ifs], key="tuning_pins")
     st.caption(f"{PINNED_SCHEMA_WORDS} First uses: each pinned tool's first call in a session and after each "
                "compaction, when the model "
-               "has to find it again. Round trips saved: first uses × 2 (a tool_search and a tool_describe), over "
-               "all the recorded sessions. Cost per request: the pinned schemas sent every time, net of the listing "
+               "has to find it again. Round trips before first uses: the tool_search and tool_describe calls the "
+               "sessions made just before those first uses (since the previous tool call), as recorded. Round trips "
+               "saved: those of every pinned tool, over all the recorded sessions. Cost per request: the pinned schemas sent every time, net of the listing "
                "lines they no longer need; counted with the planning tokenizer."
                + (" Lengths marked unknown are left out: a pin's cost needs a known context length."
                   if len(known) < len(lengths) else ""))
