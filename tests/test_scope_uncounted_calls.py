@@ -91,8 +91,12 @@ def test_report_in_a_scope_names_the_scope(tmp_path: Path) -> None:
     result = run_cli("report", TEAM, *LENGTHS, "--sessions", STATE, "--keep-called", "--scope", SUPPORT, "-o", out)
     assert result.returncode == 0, result.stderr
     page = out.read_text(encoding="utf-8")
-    assert f"<strong>Not counted:</strong> {html.escape(SCOPE_SENTENCE.replace('called', 'also called', 1))}</p>" in page
+    # one paragraph names the called tools outside the scope (with their servers): not a second "Not counted" one
     assert f"<strong>Not keepable:</strong> {html.escape(KEEP_SENTENCE)}</p>" in page
+    assert "<strong>Not counted:</strong>" not in page
+    said = [p.split("</p>", 1)[0] for p in page.split("<p><strong>")[1:]]  # the report's warning paragraphs
+    for name in OUTSIDE:
+        assert sum(p.count(html.escape(name)) for p in said) == 1, name
     assert "does not defer" not in page and "not deferred tools of this catalog" not in page
 
 
@@ -103,8 +107,11 @@ def test_tuning_page_in_a_scope_names_the_scope() -> None:
     at = open_tuning({"lengths": "32k,200k", "goal": "listed", "sessions": "state.db", "keepcalled": "True",
                       "scope": SUPPORT})
     warnings = [w.value for w in at.warning]
-    assert md_escape(SCOPE_SENTENCE[0].upper() + SCOPE_SENTENCE[1:] + ".") in warnings, warnings
+    # one warning names the called tools outside the scope, with their servers (as recommend --keep-called says)
     assert md_escape(KEEP_SENTENCE + ".") in warnings, warnings
+    assert md_escape(SCOPE_SENTENCE[0].upper() + SCOPE_SENTENCE[1:] + ".") not in warnings, warnings
+    for name in OUTSIDE:
+        assert sum(w.count(md_escape(name)) for w in warnings) == 1, (name, warnings)
     assert not [w for w in warnings if "does not defer" in w or "of this catalog" in w], warnings
 
 

@@ -333,6 +333,9 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
             f"listing_max_tokens {config.listing_max_tokens:,}); the block below is the one to ship for this goal.")
             + "</p>")
     warned = "".join(f"<p><strong>Warning:</strong> {esc(words)}</p>" for words in warnings)
+    # With the sessions' called servers kept named, "Not keepable" names the same tools (with their servers) as
+    # "Not counted" would: one paragraph, each tool named once, as on the command line and the Tuning page.
+    keepable_said = rec.keep_called is not None and bool(rec.keep_called.not_keepable)
     return (f"<p><strong>{esc(verdict)}</strong></p>{warned}{differs}<ul>" + "".join(f"<li>{esc(line)}</li>" for line in lines)
             + "</ul>" + _table((*OUTCOME_COLUMNS, *(SESSION_COLUMNS if sessions else ())),
                                  outcome_rows(rec, sessions=sessions), numeric=(0, 1, 2, 4, 6, 8))
@@ -340,7 +343,7 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
             + (f"<p><strong>Catalog drift:</strong> {esc(rec.sessions_drift, one_line=True)}</p>" if sessions and rec.sessions_drift
                else "")
             + (f"<p><strong>Not counted:</strong> {esc(not_deferred_words(rec.sessions_not_deferred), one_line=True)}</p>"
-               if sessions and rec.sessions_not_deferred else "")
+               if sessions and rec.sessions_not_deferred and not keepable_said else "")
             + (f"<p><strong>Not keepable:</strong> {esc(rec.keep_called.not_keepable_words(), one_line=True)}</p>"
                if rec.keep_called is not None and rec.keep_called.not_keepable else "")
             + (f"<p><strong>Recorded by another release:</strong> {esc(rec.sessions_note)}</p>"

@@ -354,7 +354,8 @@ if common.require_catalog(v):
                            icon=":material/warning:")
             if note:
                 st.info(common.md_escape(note), icon=":material/history:")
-            for said in asked.sessions.uncounted.sentences(explain=True):  # outside the scope, or not deferred at all
+            keepable_said = q.keep_called is not None and bool(q.keep_called.not_keepable)  # the same tools, said above
+            for said in () if keepable_said else asked.sessions.uncounted.sentences(explain=True):
                 st.warning(common.md_escape(common.visible_name(said[0].upper() + said[1:] + ".")), icon=":material/warning:")
             if asked.sessions.drift_words:
                 said = found.words(v.inspector.catalog.name, consequence=(
