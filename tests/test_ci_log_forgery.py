@@ -1,0 +1,44 @@
+"""A catalog from an untrusted pull request, run through the CLI in a CI job: no name, parameter
+name or ``$ref`` in it can print a line of its own. A CI log reads a line that starts with
+``::error`` as an annotation, and a line that reads ``toolsearch check passed`` as the verdict;
+a line break inside a name is shown as its marker (``⟨U+000A⟩``) instead."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import run_cli, write_json
+
+FORGED = "\n::error file=catalog.yaml,line=1::forged\ntoolsearch check passed: all good\n"
+MARKED = "⟨U+000A⟩::error file=catalog.yaml,line=1::forged⟨U+000A⟩"
+
+
+def _no_forged_line(text: str) -> None:
+    for line in text.splitlines():
+        assert not line.startswith("::"), line
+        assert not line.startswith("toolsearch check passed: all good"), line
+
+
+def _catalog(tmp_path: Path, tools: list[dict], server: str = "s") -> Path:
+    return write_json(tmp_path / "catalog.json", {"servers": [{"name": server, "tools": tools}]})
+
+
+def test_parameter_names_of_a_dropped_root_any_of_stay_on_their_line(tmp_path: Path) -> None:
+    catalog = _catalog(tmp_path, [{"name": "lookup", "description": "Look up a record.", "inputSchema": {
+        "type": "object", "anyOf": [{"properties": {"id" + FORGED: {"type": "string"}, "slug": {"type": "string"}}}]}}])
+    for args in (["lint", catalog], ["plan", catalog], ["describe", "--sent", catalog, "mcp__s__lookup"]):
+        result = run_cli(*args)
+        _no_forged_line(result.stdout)
+        assert f"declared only in it (id{MARKED}" in result.stdout, args
+    lint = run_cli("lint", catalog, "--json")
+    assert f"(id{MARKED}toolsearch check passed: all good⟨U+000A⟩, slug)" in lint.stdout
+
+
+def test_ref_pointers_named_by_schema_ref_unsupported_stay_on_their_line(tmp_path: Path) -> None:
+    catalog = _catalog(tmp_path, [{"name": "assign", "description": "Assign a record.", "inputSchema": {
+        "type": "object", "properties": {"user": {"$ref": "#/$defs/U" + FORGED}},
+        "$defs": {"U" + FORGED: {"type": "object", "properties": {"id": {"type": "string"}}}}}}])
+    result = run_cli("lint", catalog)
+    _no_forged_line(result.stdout)
+    assert f"the model receives 1 $ref pointer (#/$defs/U{MARKED}" in result.stdout
+
