@@ -97,3 +97,24 @@ def test_strategies_notes_name_a_kept_tool_with_a_line_break_on_one_line(tmp_pat
     _no_forged_line(done.stdout)
     assert (f"note: anthropic_search: at least 1 tool must stay non-deferred: close{MARKED}toolsearch check passed: "
             "all good⟨U+000A⟩ is kept non-deferred (the first tool in catalog order)\n") in done.stdout
+
+
+def test_check_never_starts_a_line_with_catalog_text(tmp_path: Path) -> None:
+    """docs/ci.md: a server or tool named ``::error::…`` starts no line of ``check``'s text or
+    Markdown (the heading, the table, the failures, the baseline column, the suggestion)."""
+    catalog = write_json(tmp_path / "colon.json", {"name": "::notice::catalog", "servers": [
+        {"name": "::error::server", "kind": "plugin", "tools": [
+            {"name": "::warning::tool", "description": "::error::desc. Create a ticket.", "inputSchema": {"type": "object"}},
+            {"name": "b", "description": "Close a ticket.", "inputSchema": {"type": "object"}}]},
+        {"name": "ok", "tools": [{"name": "x", "description": "X.", "inputSchema": {"type": "object"}}]}]})
+    baseline = _catalog(tmp_path, [{"name": "y", "description": "Y.", "inputSchema": {"type": "object"}}],
+                        server="::error::old")
+    for fmt in ("text", "markdown"):
+        done = run_cli("check", catalog, "--context-lengths", "1k,200k", "--listing-max-tokens", "200", "--threshold-pct",
+                       "2", "--goal", "full", "--keep", "::error::server", "--except", "ok", "--baseline", baseline,
+                       "--format", fmt)
+        assert done.returncode == 1, done.stderr
+        assert "::error::server" in done.stdout
+        for line in done.stdout.splitlines():
+            assert not line.lstrip().startswith("::"), line
+        assert not any(line.lstrip().startswith("::") for line in done.stderr.splitlines()), done.stderr
