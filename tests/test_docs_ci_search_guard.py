@@ -40,7 +40,7 @@ def test_the_search_guard_fails_on_the_shipped_samples_and_names_the_task(tmp_pa
     shutil.copy(ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml", tmp_path / "queries.yaml")
     done = _run(tmp_path)
     assert done.returncode == 1, done.stderr
-    assert done.stdout == "requests whose tools the search no longer finds:\nfailed-ci-logs\n"
+    assert done.stdout == "requests whose tools the search no longer finds:\ntask failed-ci-logs\n"
     assert "`failed-ci-logs`" in SECTION
 
 
@@ -56,4 +56,13 @@ def test_the_search_guard_passes_when_every_request_finds_its_tool(tmp_path: Pat
     queries["tasks"].append({"id": "abstain-now-found", "queries": ["create a github issue"], "expected": []})
     (tmp_path / "queries.yaml").write_text(yaml.safe_dump(queries), encoding="utf-8")
     done = _run(tmp_path)
-    assert done.returncode == 1 and done.stdout.endswith("\nabstain-now-found\n"), done.stdout + done.stderr
+    assert done.returncode == 1 and done.stdout.endswith("\ntask abstain-now-found\n"), done.stdout + done.stderr
+
+
+def test_a_task_id_from_the_pull_request_starts_no_line(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "sample_catalogs" / "team-workspace.yaml", tmp_path / "catalog.yaml")
+    queries = {"tasks": [{"id": "::error::forged", "queries": ["zebra migration"], "expected": ["mcp__github__create_issue"]}]}
+    (tmp_path / "queries.yaml").write_text(yaml.safe_dump(queries), encoding="utf-8")
+    done = _run(tmp_path)
+    assert done.returncode == 1
+    assert done.stdout == "requests whose tools the search no longer finds:\ntask ::error::forged\n"
