@@ -845,7 +845,9 @@ def figures_html(figures: dict[str, go.Figure]) -> dict[str, str]:
         fig.update_xaxes(automargin=True)
         fig.update_yaxes(automargin=True)
         fig.update_layout(template="plotly_white")
-        chart = fig.to_html(full_html=False, include_plotlyjs=False, config={"displaylogo": False})
+        # a fixed id per chart (plotly draws a random one): the same inputs write the same report
+        chart = fig.to_html(full_html=False, include_plotlyjs=False, config={"displaylogo": False},
+                            div_id=f"toolsearch-chart-{i}")
         chart = CHART_LOADING + chart.replace("<script>", f'<script type="{CHART_SCRIPT_TYPE}">')
         if i == 0:
             plotly_js = get_plotlyjs()

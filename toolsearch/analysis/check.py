@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence
 
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
+from ..engine.invisible import reveal_line
 from .cachediff import Side, compare
 from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiRecommendation, budget_with_headroom, \
     smaller_listing_keeps_headroom, with_listing_evidence, \
@@ -429,7 +430,7 @@ def _collapsed_by_length(misses: Sequence[tuple[ContextOutcome, Miss]]) -> str:
         if not take:
             break
         shown += len(take)
-        names = ", ".join(take)
+        names = ", ".join(map(reveal_line, take))  # a sentence is one line (JSON failures too)
         parts.append(names if list(key) == lengths else f"{'also ' if parts else ''}at {_numbers(key)}: {names}")
     text = "; ".join(parts)
     if shown < len(where):

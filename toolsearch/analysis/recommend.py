@@ -93,9 +93,10 @@ def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Se
     or with per-length goals ``"every server at names or better at 32K; every tool with its short
     description (form full) at 200K and 1M"`` (``context_lengths`` orders them; the lengths of
     ``length_goals`` alone without it). Server names are catalog text: invisible characters are
-    shown as markers (:func:`toolsearch.engine.invisible.reveal`)."""
-    except_servers = [reveal(name) for name in except_servers]
-    keep_servers = [reveal(name) for name in keep_servers]
+    shown as markers, line breaks too (:func:`toolsearch.engine.invisible.reveal_line`): the words are
+    one line, the heading of the verdict."""
+    except_servers = [reveal_line(name) for name in except_servers]
+    keep_servers = [reveal_line(name) for name in keep_servers]
     if length_goals:
         lengths = list(context_lengths) or [c for c, _ in length_goals]
         by_goal: dict[str, list[int | None]] = {}
@@ -672,14 +673,15 @@ def collapsed_words(servers: Sequence[str], excepting: bool) -> str:
     ``--except``), at most :data:`_NAMED_MAX` names and then ``and N more``; ``""`` for none."""
     if not servers:
         return ""
-    shown = ", ".join(servers[:_NAMED_MAX]) + (f" and {len(servers) - _NAMED_MAX} more"
+    shown = ", ".join(map(reveal_line, servers[:_NAMED_MAX])) + (f" and {len(servers) - _NAMED_MAX} more"
                                                if len(servers) > _NAMED_MAX else "")
     return f" (collapsed and not excepted: {shown})" if excepting else f" (collapsed to a summary line: {shown})"
 
 
 def lost_words(lost: Sequence[str]) -> str:
-    """``a, b must stay named but are collapsed to a summary line``."""
-    return f"{', '.join(lost)} must stay named but {'is' if len(lost) == 1 else 'are'} collapsed to a summary line"
+    """``a, b must stay named but are collapsed to a summary line`` (a name holding a line break with
+    it as a marker: the sentence is one line, in JSON too)."""
+    return f"{', '.join(map(reveal_line, lost))} must stay named but {'is' if len(lost) == 1 else 'are'} collapsed to a summary line"
 
 
 def requirement_failures(ladder: Ladder, outcome: ContextOutcome, goal: str, except_servers: Sequence[str] = (),

@@ -9,6 +9,7 @@ same defaults, so both produce the same HTML for the same inputs (the date aside
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -112,6 +113,21 @@ def report_context_length(context_length: int | None, context_lengths: Sequence[
     return min(known), f"the shortest of {lengths_name}"
 
 
+def generated_now() -> str:
+    """The report's "generated" time, ``2026-01-31 09:30 UTC``: now, or the time the environment's
+    ``SOURCE_DATE_EPOCH`` (whole seconds since 1970, the reproducible-builds convention) names, so a
+    build that sets it writes the same report for the same inputs. A value that is not a whole
+    number of seconds is ignored."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    when = datetime.now(timezone.utc)
+    if epoch.isascii() and epoch.isdigit():
+        try:
+            when = datetime.fromtimestamp(int(epoch), timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            pass
+    return when.strftime("%Y-%m-%d %H:%M UTC")
+
+
 def review_report(inspector: Inspector, config: ToolSearchConfig, context_length: int | None,
                   tokenizer: str, display_tokenizer: str, *, source_label: str, fingerprint: str,
                   queries: Sequence[str] = tuple(DEFAULT_QUERIES.splitlines()), query_file: Path | None = None,
@@ -199,7 +215,7 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
     return build_report(
         inspector, config, context_length, tokenizer, display_tokenizer, figures,
         source_label=source_label, state_colors=palette.STATE_COLORS,
-        generated=generated or datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        generated=generated or generated_now(),
         fingerprint=fingerprint, search=search, lint_report=lint_report, evaluation=evaluation,
         strategies=list(strategies.results) if strategies else None,
         strategies_label=strategies.label if strategies else None,

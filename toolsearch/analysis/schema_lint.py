@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
 from typing import Any
 
-from ..engine.invisible import quoted
+from ..engine.invisible import quoted, reveal_line
 from ..engine.catalog import EMPTY_NEXT_CURSOR, Problem, Tool
 from ..engine.inspector import Inspector
 from ..engine.registration import RegisteredTool
@@ -215,7 +215,9 @@ def schema_losses(sent: Any, received: Mapping[str, Any], kind: str = "mcp") -> 
             if key not in before or key in received:
                 continue
             declared = _branch_properties(before[key], before) if key in ("allOf", "anyOf", "oneOf") else []
-            lost = [name for name in declared if name not in kept]
+            # names from the sent schema, one line each: a key holding a line break must not start a
+            # line of its own in a message (a forged CI annotation, a fake verdict line)
+            lost = [reveal_line(name) for name in declared if name not in kept]
             if lost and not kept:
                 losses.append(_loss("schema-root-dropped", "error", f"inputSchema.{key}",
                                     f"the root {key} is removed at registration and the parameters are declared only "
@@ -242,7 +244,7 @@ def schema_losses(sent: Any, received: Mapping[str, Any], kind: str = "mcp") -> 
                             "without a type"))
     if resolved:
         targets = list(dict.fromkeys(resolved))
-        shown = ", ".join(targets[:5]) + (f" and {len(targets) - 5} more" if len(targets) > 5 else "")
+        shown = ", ".join(reveal_line(ref) for ref in targets[:5]) + (f" and {len(targets) - 5} more" if len(targets) > 5 else "")
         losses.append(_loss("schema-ref-unsupported", "warning", "parameters",
                             f"the model receives {len(resolved)} $ref pointer{'s' if len(resolved) != 1 else ''} "
                             f"({shown}); many clients and model providers cannot resolve $ref/$defs, and with "

@@ -55,7 +55,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import yaml
 
-from ..engine.invisible import quoted
+from ..engine.invisible import quoted, reveal_line
 from ..engine import constants as C
 from ..engine import readers
 from ..engine.bridge import Bridge, to_wire
@@ -732,7 +732,7 @@ class StrategyModel:
             deferred.remove(first)
             non_deferred = [first]
             which = "the first tool not linked to a skill" if unlinked else "the first tool in catalog order"
-            notes.append(f"at least {C.ANTHROPIC_MIN_NON_DEFERRED} tool must stay non-deferred: {first} is kept "
+            notes.append(f"at least {C.ANTHROPIC_MIN_NON_DEFERRED} tool must stay non-deferred: {reveal_line(first)} is kept "
                          f"non-deferred ({which})")
         if len(deferred) > C.ANTHROPIC_MAX_DEFERRED_TOOLS:
             overflow = deferred[C.ANTHROPIC_MAX_DEFERRED_TOOLS:]
@@ -1443,12 +1443,12 @@ class _SkillLinked(_Sim):
         notes = []
         if self.m.withheld and self.m.scope is not None:
             withheld = sorted({t for tools in self.m.withheld.values() for t in tools}, key=str)
-            shown = ", ".join(withheld[:6]) + (f" and {len(withheld) - 6} more" if len(withheld) > 6 else "")
-            notes.append(f"scope {self.m.scope.name} allows only its own tools: "
+            shown = ", ".join(map(reveal_line, withheld[:6])) + (f" and {len(withheld) - 6} more" if len(withheld) > 6 else "")
+            notes.append(f"scope {reveal_line(self.m.scope.name)} allows only its own tools: "
                          f"{counted(len(withheld), 'skill-linked tool')} {agree(withheld, 'is', 'are')} "
                          f"never disclosed ({shown})")
         if self.m.pinned:
-            notes.append(f"pinned skills in the input from the start: {', '.join(self.m.pinned)}")
+            notes.append(f"pinned skills in the input from the start: {', '.join(map(reveal_line, self.m.pinned))}")
         notes.append("tools of a read skill are added mid-conversation without touching tools (cache survives)"
                      if self.m.settings.mid_conversation_tools else
                      "tools of a read skill are appended to tools: the cache breaks at each read that adds tools")

@@ -439,7 +439,20 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
         print(f"{d['name']}: {d['state']}: {d['reason']}")
     if plan.listing:
         print()
-        print(_terminal_safe(plan.listing))
+        print(_listing_shown(plan.listing, inspector))
+
+
+def _listing_shown(listing: str, inspector: Inspector) -> str:
+    """The listing as the terminal shows it: its lines as the model gets them, controls as markers,
+    and a group label or tool name that holds a line break (or a tab) with it as a marker too. A name
+    is one line: a server named ``x\\n::error::…`` must not print a line of its own (a CI log reads such
+    a line as an annotation, or as a verdict). Descriptions need nothing: their whitespace runs are
+    already one space in the listing."""
+    tools = inspector.registration.tools
+    names = {name for tool in tools for name in (tool.label, tool.name) if isinstance(name, str)}
+    for name in sorted((n for n in names if one_line(n) != _terminal_safe(n)), key=len, reverse=True):
+        listing = listing.replace(name, one_line(name))
+    return _terminal_safe(listing)
 
 
 #: Schema-loss notes printed under a plan before the rest is summed up in one line.

@@ -152,12 +152,13 @@ def refuse_empty_catalog(command: str, inspector: Inspector, because: str) -> No
 
 
 def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress: Any = None,
-                 keep_open: bool = False, option: str = "") -> Any:
+                 keep_open: bool = False, option: str = "", refuse_configs: str | None = None) -> Any:
     """The SOURCE files of a command, read as every command reads them
     (:func:`toolsearch.live.client.load_sources`: catalog files, and MCP client config files whose
     servers are started and listed, each server's outcome on stderr as it ends; ``timeout``: seconds
     per server when its entry sets none). ``option``: the option the files were given to, for the
-    message (``"--baseline"``; ``""`` for the command's SOURCE arguments).
+    message (``"--baseline"``; ``""`` for the command's SOURCE arguments). ``refuse_configs``: refuse
+    an MCP client config before any server starts, with this reason (as the live loader takes it).
 
     A config file none of whose servers listed its tools (each one failed to start, connect or list)
     is an unreadable source, like a catalog file that cannot be read: the command would otherwise
@@ -174,7 +175,7 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress
     from ..live.client import is_connect_failure, load_sources as load_live  # noqa: PLC0415
 
     loaded = load_live(paths, timeout=timeout, progress=live_progress if progress is None else progress,
-                       keep_open=keep_open)
+                       keep_open=keep_open, refuse_configs=refuse_configs)
     unlisted = loaded.unlisted_configs()
     if unlisted:
         if loaded.connections is not None:

@@ -214,7 +214,8 @@ def add_parsers(sub: Any) -> None:
                    help="exit 2 when the config or a settings flag has a warning (an unknown or misspelt key, a "
                         "value out of range, no tools.tool_search block), or when no settings are given (no --config, "
                         "--threshold-pct or --listing-max-tokens): the gate then checks only settings someone wrote; and "
-                        "when the config's mcp_servers starts a server the catalog lacks (snapshot it again)")
+                        "when the config's mcp_servers starts a server the catalog lacks (snapshot it again); it also "
+                        "starts no server: an MCP client config given as the catalog or --baseline is refused")
 
 
 def _load(args: argparse.Namespace, sources: Sequence[str],
@@ -226,7 +227,10 @@ def _load(args: argparse.Namespace, sources: Sequence[str],
     from ..live.client import config_file_secrets  # noqa: PLC0415
 
     profile = load_profile(args.profile) if args.profile else None
-    loaded = load_sources(list(sources), timeout=args.timeout, option=option)
+    # check --strict gates files a pull request may change: it reads catalogs and starts nothing
+    refuse = (f"check --strict starts no server: give {option + ' ' if option else ''}the catalog "
+              f"'toolsearch snapshot' saves from it, or drop --strict") if getattr(args, "strict", False) else None
+    loaded = load_sources(list(sources), timeout=args.timeout, option=option, refuse_configs=refuse)
     inspector = Inspector(loaded.catalog, args.tool_names, profile)
     report_loaded(loaded.warnings, config, inspector)
     note_unused_settings(loaded.settings_files, getattr(args, "config", None))

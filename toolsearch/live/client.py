@@ -2143,7 +2143,8 @@ def read_source(path: str | Path) -> tuple[str, Any]:
 
 
 def load_sources(paths: Sequence[str], *, timeout: float | None = None,
-                 progress: ProgressFn | None = None, keep_open: bool = False) -> LoadedSources:
+                 progress: ProgressFn | None = None, keep_open: bool = False,
+                 refuse_configs: str | None = None) -> LoadedSources:
     """Load catalog files and connect to the servers of MCP client config files.
 
     A file whose top level is an MCP client config (``mcpServers`` / ``servers`` as a mapping /
@@ -2159,9 +2160,13 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None,
             (:attr:`LoadedSources.connections`, which the caller must close), so a later call goes
             over the session that listed (``LiveDispatcher(specs, send=connections.send)``)
             instead of starting the server again. Default: each server stops once it has listed.
+        refuse_configs: when given, an MCP client config among ``paths`` is refused before any
+            server starts, with this text as the reason (``check --strict``: a gate on a file from
+            a pull request starts no program the file names).
 
     Raises:
-        CatalogError, ConfigError: an unreadable or malformed file (names the file and place).
+        CatalogError, ConfigError: an unreadable or malformed file (names the file and place), or
+            an MCP client config with ``refuse_configs``.
     """
     parts: list[Catalog | None] = []
     specs: list[ServerSpec] = []
@@ -2171,6 +2176,10 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None,
     per_config: list[tuple[str, int]] = []
     for path in paths:
         kind, value = read_source(path)
+        if kind == "config" and refuse_configs is not None:  # servers start only after this loop
+            from ..engine.errors import CatalogError  # noqa: PLC0415
+            raise CatalogError(f"{path}: an MCP client config, whose servers would be started (nothing was started); "
+                               f"{refuse_configs}")
         if kind == "config":
             per_config.append((str(path), len(value.servers)))
             specs.extend(value.servers)
