@@ -35,7 +35,7 @@ from .sweep import plan_counts
 from .wording import counted, evaluation_share, mean_reciprocal_rank, severity_counts
 from ..engine.listing import collapsed_words
 from ..engine.plan import Plan
-from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, listing_ladder,
+from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, heat_rows, listing_ladder,
                     recommend)
 
 if TYPE_CHECKING:  # the result types, for hints only (the report reads their public fields)
@@ -272,10 +272,10 @@ def _grid(inspector: Inspector, config: ToolSearchConfig, tokenizer: str, colors
     header = "<tr><th>threshold_pct (rows) / context length (columns)</th>" + "".join(
         f"<th>{esc(_short_context(c))}</th>" for c in context_lengths) + "</tr>"
     rows = []
-    for pct in threshold_pcts:
+    for pct in heat_rows(p.threshold_pct for p in points):  # largest on top, as the Tuning page's table
         cells = []
         for context in context_lengths:
-            p = by_key[(config.with_overrides(threshold_pct=pct).threshold_pct, context)]
+            p = by_key[(pct, context)]
             title = (f"budget {p.budget:,} tokens, listing {p.listing_tokens:,} tokens, tier {p.tier}, "
                      f"{p.label}")
             cells.append(f'<td style="{esc(_filled(_color(colors, p.listing_form)))}" title="{esc(title)}">'
