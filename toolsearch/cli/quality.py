@@ -213,7 +213,7 @@ def lint_lines(report: LintReport, severity: str = "info") -> Iterator[str]:
     for f in report.findings:
         if f.severity not in keep:
             continue
-        where = "/".join(x for x in (f.server, f.tool) if x) or "catalog"
+        where = f.subject("/")
         if f.field:
             where += f": {f.field}" + (f" @{f.offset}" if f.offset is not None else "")
         yield reveal(f"{f.severity}: {f.rule}: {one_line(where)}: {f.message}")

@@ -49,6 +49,9 @@ CONTEXT_LENGTH_ARG_MAX = CONTEXT_LENGTH_MAX * 1000
 # --- Listing (docs/reference.md §5) ---------------------------------------------------------------------
 SHORT_DESCRIPTION_MAX_CHARS = 60
 ELLIPSIS = "\u2026"
+#: Longest name or value a message quotes whole (a config warning, a plan note, a lint line); past
+#: it, the quote is cut with ``…`` and says how long the text is (:func:`~.invisible.quoted_short`).
+SHOWN_VALUE_MAX_CHARS = 80
 FORMS = ("full", "names", "mixed", "groups", "none")
 SERVER_STATES = ("full", "names", "summary", "hidden", "visible")
 UNREGISTERED_LABEL = "other"

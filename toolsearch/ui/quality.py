@@ -32,7 +32,7 @@ from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted, evaluation_share, mean_reciprocal_rank
-from toolsearch.engine.invisible import json_text, reveal
+from toolsearch.engine.invisible import json_text, reveal, shortened
 from toolsearch.ui.text import md_escape
 from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
@@ -203,7 +203,7 @@ def miss_rows(ev: Evaluation, variant: str) -> list[dict[str, Any]]:
 def lint_where(finding) -> str:
     """Where a finding is, on up to two lines: the wire name the model sees (else server · tool, or
     "catalog"), then the field and character offset when the finding is at a place."""
-    first = common.visible_name(finding.name or " · ".join(x for x in (finding.server, finding.tool) if x) or "catalog")
+    first = common.visible_name(shortened(finding.name) if finding.name else finding.subject(" · "))
     place = finding.field + (f" @ character {finding.offset:,}" if finding.offset is not None else "")
     return f"{first}\n{place}" if place else first
 
