@@ -68,3 +68,15 @@ def test_the_app_lint_table_names_them_as_the_cli_does(long_names) -> None:
     for row in rows:
         assert len(row["where"]) < LONGEST_LINE and len(row["finding"]) < LONGEST_LINE * 2, row["rule"]
     assert any(row["where"].startswith(f"t{'c' * 78}… (100,001 characters)") for row in rows), [r["where"][:120] for r in rows]
+
+
+def test_the_report_lint_table_names_them_as_the_cli_does(long_names) -> None:
+    from toolsearch.analysis.report import build_report  # noqa: PLC0415
+
+    ins, config = Inspector.from_files([long_names]), parse_config({})
+    html_text = build_report(ins, config, 200_000, context_lengths=[200_000], threshold_pcts=[5.0],
+                             lint_report=lint(ins, config))
+    start = html_text.index("<h2>Lint</h2>")
+    lint_html = html_text[start:html_text.index("<h2>", start + 1)]
+    assert TOOL not in lint_html and SERVER not in lint_html
+    assert f"<td>t{'c' * 78}… (100,001 characters)</td>" in lint_html

@@ -28,7 +28,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, changed_keys, dump_config_block
 from ..engine.inspector import Inspector
 from . import quantities as Q
-from ..engine.invisible import reveal, reveal_data, reveal_html
+from ..engine.invisible import reveal, reveal_data, reveal_html, shortened
 from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
                         not_deferred_words, lowered_changes, outcome_rows, recommendation_lines, sessions_line)
 from .sweep import plan_counts
@@ -375,7 +375,8 @@ def _poisoning(inspector: Inspector) -> str:
     if not found:
         return ("<p class=\"muted\">No hidden characters, instructions to the model, URLs carrying conversation data, "
                 "look-alike names or references to other servers' tools.</p>")
-    rows = [(f.severity, f.rule, f.server, f.tool, f.field, "" if f.offset is None else f.offset, f.message)
+    rows = [(f.severity, f.rule, shortened(f.server), shortened(f.tool), f.field, "" if f.offset is None else f.offset,
+             f.message)
             for f in found]
     return _table(["severity", "rule", "server", "tool", "field", "offset", "finding"], rows, numeric=(5,))
 
@@ -425,7 +426,8 @@ def _lint(report: "LintReport | None", colors: Mapping[str, str], limit: int = 3
     more = (f'<p class="muted">The first {limit:,} of {len(report.findings):,} findings.</p>'
             if len(report.findings) > limit else "")
     table = _table(["severity", "rule", "server", "tool", "finding", "fix"],
-                   [(f.severity, f.rule, f.server or "—", f.tool or "—", f.message, f.fix) for f in shown],
+                   [(f.severity, f.rule, shortened(f.server) or "—", shortened(f.tool) or "—", f.message, f.fix)
+                    for f in shown],
                    cell_style=style) + more
     opened = " open" if len(report.findings) <= 20 else ""
     return (f"<p>{esc(summary)}.</p><details{opened}><summary>{counted(len(report.findings), 'finding')}</summary>"
