@@ -79,3 +79,18 @@ def test_a_number_too_long_to_be_a_count_is_refused_before_it_is_built() -> None
     with pytest.raises(argparse.ArgumentTypeError, match="got '1e999999999'"):
         whole_number("1e999999999", "expected a whole number")
     assert whole_number("-1e3", "expected a whole number") == -1000
+
+
+def test_a_thousands_separator_in_a_list_of_caps_is_refused_as_in_a_list_of_lengths() -> None:
+    """``sweep --listing-max-tokens 4,000`` read as two caps, 4 and 0 tokens (both clamped to 200
+    with a warning each); a list of context lengths refuses the same spelling with how to write it."""
+    done = run_cli("sweep", "sample_catalogs/five-servers.yaml", "--listing-max-tokens", "4,000")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().endswith(
+        "argument --listing-max-tokens: '4,000' reads as 4 and 000 tokens, as a comma separates the values; write "
+        "each value without a thousands separator, e.g. 4000 or 4k")
+    assert _option_type("sweep", "--listing-max-tokens")("4000, 8k") == [4000, 8000]
+    assert _option_type("sweep", "--listing-max-tokens")("100,300") == [100, 300]  # two caps, as before
+    for text in ("12,050", "1,000,000", "4,000, 8000"):
+        with pytest.raises(argparse.ArgumentTypeError, match="thousands separator"):
+            _option_type("sweep", "--listing-max-tokens")(text)

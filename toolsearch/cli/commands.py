@@ -28,7 +28,7 @@ from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
 from .textfmt import (list_items, one_line, output_file, parse_context_length as _context_length, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
-                      text_table as _table, whole_number)
+                      THOUSANDS_ZERO_GROUP, split_context_lengths, text_table as _table, whole_number)
 from ..engine.invisible import quoted, reveal, reveal_data, reveal_line
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
@@ -67,7 +67,9 @@ def _float_list(text: str) -> list[float]:
 
 def _cap_list(text: str) -> list[int]:
     """``sweep --listing-max-tokens``: comma-separated whole numbers of tokens, duplicates dropped,
-    order kept (as ``--context-lengths``)."""
+    order kept (as ``--context-lengths``); ``4,000`` refused as there (it would read as 4 and 0), but
+    ``100,300`` is two values."""
+    split_context_lengths(text, "the values", "value", THOUSANDS_ZERO_GROUP)
     return list(dict.fromkeys(int(_listing_max_tokens(part)) for part in
                               list_items(text, "whole numbers of tokens", "a whole number of tokens such as 4000")))
 

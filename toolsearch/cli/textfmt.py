@@ -157,20 +157,30 @@ def parse_context_length(text: str) -> int | None:
         not_whole="expected a whole number of tokens (e.g. 128000, 128k, 1.5k)", unit="tokens")
 
 
-def split_context_lengths(text: str) -> list[str]:
+#: A number written with thousands separators in a comma-separated list (``32,000``; ``1,000,000``).
+THOUSANDS = r"(?<![\d._])(?<!\d,)\d{1,3}(?:,\d{3})+(?![\d._kKmM]|,\d)"
+#: The same where only a group that starts with 0 shows it (``4,000``, ``12,050``): in a list of
+#: listing_max_tokens values ``100,300`` is two of them.
+THOUSANDS_ZERO_GROUP = r"(?<![\d._])(?<!\d,)\d{1,3}(?:,\d{3})*,0\d{2}(?:,\d{3})*(?![\d._kKmM]|,\d)"
+
+
+def split_context_lengths(text: str, what: str = "context lengths", one: str = "length",
+                          pattern: str = THOUSANDS) -> list[str]:
     """The items of a comma-separated list of context lengths (blank items dropped). Raises
     :class:`argparse.ArgumentTypeError` for a number written with thousands separators, such as
     ``32,000`` (the way toolsearch prints lengths): the comma separates lengths, so it would read as
-    32 tokens and 0 tokens. A comma followed by a space (``32, 128``) separates two lengths."""
-    match = re.search(r"(?<![\d._])(?<!\d,)\d{1,3}(?:,\d{3})+(?![\d._kKmM]|,\d)", text)
+    32 tokens and 0 tokens. A comma followed by a space (``32, 128``) separates two lengths.
+    ``what`` and ``one`` name the items for another list of token counts (``sweep
+    --listing-max-tokens 4,000`` read as 4 and 0 tokens), ``pattern`` what is refused."""
+    match = re.search(pattern, text)
     if match:
         number = match.group(0)
         digits = number.replace(",", "")
         example = (f"{digits} or {_k_form(int(digits))}" if int(digits) <= C.CONTEXT_LENGTH_ARG_MAX
                    else "32000, 128k, 1m")
         raise argparse.ArgumentTypeError(
-            f"{quoted(number)} reads as {' and '.join(number.split(','))} tokens, as a comma separates context "
-            f"lengths; write each length without a thousands separator, e.g. {example}")
+            f"{quoted(number)} reads as {' and '.join(number.split(','))} tokens, as a comma separates {what}; "
+            f"write each {one} without a thousands separator, e.g. {example}")
     return [part for part in text.split(",") if part.strip()]
 
 
