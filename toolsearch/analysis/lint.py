@@ -168,7 +168,7 @@ class Finding:
     def subject(self, separator: str = "/") -> str:
         """Whom the finding is about, as the ``lint`` line and the Quality page name it: the server
         and the tool joined by ``separator`` (``"catalog"`` for neither), a name over
-        :data:`~toolsearch.engine.constants.SHOWN_VALUE_MAX_CHARS` characters cut with ``…`` and
+        :data:`~toolsearch.engine.constants.SHOWN_NAME_MAX_CHARS` characters cut with ``…`` and
         its length (:func:`~toolsearch.engine.invisible.shortened`); :meth:`to_dict` keeps them whole."""
         return separator.join(shortened(x) for x in (self.server, self.tool) if x) or "catalog"
 
@@ -318,7 +318,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                     C.MCP_TOOL_NAME_MAX_LENGTH - C.MCP_TOOL_NAME_HASH_LENGTH - 1
                 lost = " (the tool's own name is cut off entirely)" if cut_inside_server else ""
                 # a name too long to quote whole says its length once, in the cut quote
-                size = (quoted_short(full) if len(full) > C.SHOWN_VALUE_MAX_CHARS
+                size = (quoted_short(full) if len(full) > C.SHOWN_NAME_MAX_CHARS
                         else f"{quoted(full)} is {len(full):,} characters")
                 add("name-over-64", "warning", server.name, raw, wire,
                     f"prefixed name {size}; the reference clamps it to {quoted_short(wire)}{lost}",

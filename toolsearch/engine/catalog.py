@@ -184,7 +184,7 @@ def _parse_text(text: str, origin: str) -> Any:
 def _shown(value: Any) -> str:
     """``value`` quoted as a problem names it, cut past the length a config warning quotes
     (:func:`~.invisible.quoted_short`): a 200,000-character ``kind`` made a warning line as long."""
-    return quoted_short(value)
+    return quoted_short(value, C.SHOWN_VALUE_MAX_CHARS)
 
 
 def _got(raw: Mapping[str, Any], key: str) -> str:

@@ -26,7 +26,7 @@ from typing import Any
 
 import regex
 
-from .constants import ELLIPSIS, SHOWN_VALUE_MAX_CHARS
+from .constants import ELLIPSIS, SHOWN_NAME_MAX_CHARS
 
 #: Kinds, most dangerous first.
 KINDS = ("tag", "variation", "bidi", "zero-width", "format", "control")
@@ -208,7 +208,7 @@ def quoted(text: str) -> str:
     return f"'{reveal_line(text)}'" if isinstance(text, str) else repr(text)
 
 
-def shortened(text: str, limit: int = SHOWN_VALUE_MAX_CHARS) -> str:
+def shortened(text: str, limit: int = SHOWN_NAME_MAX_CHARS) -> str:
     """``text`` as it is when it has at most ``limit`` characters; else its first ``limit - 1``,
     ``…`` and how long it is: ``'aaaa… (100,000 characters)'``. For a name a line or a cell names
     unquoted (a lint line's ``server/tool``); the caller shows it as its surface does
@@ -218,7 +218,7 @@ def shortened(text: str, limit: int = SHOWN_VALUE_MAX_CHARS) -> str:
     return f"{text[:limit - 1]}{ELLIPSIS} ({len(text):,} characters)"
 
 
-def quoted_short(text: Any, limit: int = SHOWN_VALUE_MAX_CHARS) -> str:
+def quoted_short(text: Any, limit: int = SHOWN_NAME_MAX_CHARS) -> str:
     """:func:`quoted` for a name or value a message names that may be of any length (a tool or
     server name, a query): whole up to ``limit`` characters; a longer one cut inside the quotes,
     with ``…`` and its length after them: ``'aaaa…' (100,000 characters)``. A value that is not
