@@ -34,9 +34,11 @@ def ascii_digits(text: str) -> str:
     return text
 
 
-#: Most decimal digits a whole-number option reads (a larger value is refused before it is turned
-#: into an integer: ``1e999999999`` would be a number a billion digits long).
-WHOLE_NUMBER_MAX_DIGITS = 18
+#: Most decimal digits a whole-number option reads, as Python's ``int()`` reads a text (a larger
+#: value is refused before it is turned into an integer: ``1e999999999`` would be a number a billion
+#: digits long). A large count within it reaches the check that knows its limit (``--folds``: more
+#: folds than task groups).
+WHOLE_NUMBER_MAX_DIGITS = 4300
 _SUFFIXES = {"k": 1_000, "m": 1_000_000}
 
 
