@@ -48,7 +48,8 @@ def open_page(query: dict[str, str] | None = None) -> AppTest:
 
 
 #: A column only each table has.
-TABLES = {"sessions_variant_table": "outcome of", "sessions_failed": "gate term", "sessions_whatif": "smallest budget",
+TABLES = {"sessions_variant_table": "outcome of", "sessions_failed": "gate term", "sessions_whatif": "round trips before",
+          "sessions_whatif_smallest": "smallest budget",
           "sessions_models": "searches per session", "sessions_timeline": "event",
           "sessions_at_lengths": "called tools listed by name", "sessions_flags": "flags"}
 
@@ -291,7 +292,7 @@ def test_listing_what_if_caption_states_the_steps_its_smallest_settings_use():
     the table's values must be on that grid (0.1 % and 1 token), e.g. 0.8 % and 1,473 tokens."""
     at = open_page()
     caption = next(c.value for c in at.caption if "Smallest settings" in c.value)
-    table = frame(at, "sessions_whatif")
+    table = frame(at, "sessions_whatif_smallest")
     pcts = [float(p) for p in table["threshold_pct"] if p not in ("", "—", "None")]
     caps = [int(str(c).replace(",", "")) for c in table["listing_max_tokens"] if c not in ("", "—", "None")]
     assert any(round(p * 2) != p * 2 for p in pcts), pcts  # off the 0.5 grid: the finer grid is in use

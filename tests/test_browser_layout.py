@@ -332,3 +332,31 @@ def test_every_chosen_search_variant_is_in_sight_at_1024_px(browser, app_url):  
         assert got["scroll"] <= got["client"] + 1 and got["hidden"] == 0, got
     finally:
         context.close()
+
+
+#: A literal table's visible width and the width of what it holds (the same when nothing scrolls sideways).
+TABLE_WIDTH_JS = """(key) => { const t = document.querySelector(`[data-testid=stMain] [data-table=${key}]`);
+    return t ? {client: t.clientWidth, scroll: t.scrollWidth} : null; }"""
+
+
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_per_task_and_what_if_tables_do_not_scroll_sideways(browser, app_url, width):  # noqa: F811
+    """The Per task table (a column per variant) and the per-called-tool what-if (ten columns) scrolled
+    sideways at 1024 px; each is now split into tables of at most seven columns, read in full."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    for path, tab, keys in (("quality", None, ("quality_tasks", "quality_tasks_2")),
+                            ("sessions", "Listing what-if", ("sessions_whatif", "sessions_whatif_smallest"))):
+        context, page = _open(browser, app_url, path, width)
+        try:
+            if tab:
+                page.get_by_role("tab", name=tab).wait_for(timeout=120_000)
+                page.get_by_role("tab", name=tab).click()
+            for key in keys:
+                page.locator(f"[data-testid=stMain] [data-table={key}]").wait_for(timeout=120_000)
+            _settled(page)
+            page.screenshot(path=str(ARTIFACTS / f"layout-{path}-split-{width}.png"), full_page=True)
+            for key in keys:
+                got = page.evaluate(TABLE_WIDTH_JS, key)
+                assert got is not None and got["scroll"] <= got["client"] + 1, (path, key, width, got)
+        finally:
+            context.close()

@@ -221,12 +221,12 @@ def test_recommend_says_where_it_lists_less_than_the_current_settings(tmp_path) 
     assert text.returncode == 0, text.stderr
     # no config: the settings compared with are the defaults, and the line says so
     assert ("lists less than the default settings (threshold_pct 5, listing_max_tokens 4,000) at "
-            "200,000 (lower form: full → names) · it is the cheapest setting that meets the goal") in text.stdout
+            "200K (lower form: full → names) · it is the cheapest setting that meets the goal") in text.stdout
     other = tmp_path / "other.yaml"
     other.write_text("tools:\n  tool_search: {threshold_pct: 10, listing_max_tokens: 5000}\n", encoding="utf-8")
     mine = run_cli(*args, "--config", other)
     assert ("lists less than the current settings (threshold_pct 10, listing_max_tokens 5,000) at "
-            "200,000 (lower form: full → names) · it is the cheapest setting that meets the goal") in mine.stdout, mine.stdout
+            "200K (lower form: full → names) · it is the cheapest setting that meets the goal") in mine.stdout, mine.stdout
     data = json.loads(run_cli(*args, "--json").stdout)
     assert data["current"] == {"threshold_pct": 5.0, "listing_max_tokens": 4000}
     assert data["lower_than_current"] == [{"context_length": 200000, "change": "lower form: full → names"}]

@@ -610,17 +610,17 @@ def test_a_tab_used_as_indentation_is_named_with_the_fix(tmp_path):
 
 def test_a_long_wrong_value_is_quoted_cut_in_the_warning(tmp_path):
     """A server's 'kind' of 200,000 characters (or a flat tool's 'server' that is a long list)
-    was quoted whole: one warning line of 200,000 characters. It is cut as a config warning cuts
-    a value, and the rest of the catalog is read."""
+    was quoted whole: one warning line of 200,000 characters. It is cut as every message cuts a
+    long name or value (with its length), and the rest of the catalog is read."""
     path = write_json(tmp_path / "long.json", {"servers": [
         {"name": "s", "kind": "x" * 200_000, "tools": [{"name": "t", "inputSchema": {"type": "object"}}]}]})
     result = run_cli("plan", path, "--json")
     assert result.returncode == 0 and json.loads(result.stdout)["deferred_count"] == 1, result.stderr
     assert result.stderr == (f"toolsearch: catalog warning: {path}: servers[0].kind: expected one of mcp, plugin, core, "
-                             f"got '{'x' * 78}…; using mcp\n")
+                             f"got '{'x' * 79}…' (200,000 characters); using mcp\n")
     flat = write_json(tmp_path / "flat.json", [{"name": "t", "server": list(range(50_000)),
                                                 "inputSchema": {"type": "object"}}])
     result = run_cli("plan", flat)
     assert result.returncode == 0, result.stderr
     (line,) = [ln for ln in result.stderr.splitlines() if "[0].server" in ln]
-    assert len(line) < 400 and "got [0, 1, 2, 3" in line and "…; the tool is put in server 'flat'" in line, line
+    assert len(line) < 400 and "got [0, 1, 2, 3" in line and "… (338,890 characters); the tool is put in server 'flat'" in line, line

@@ -50,7 +50,7 @@ def test_a_shorter_recorded_length_is_said_with_the_tools_it_loses():
     assert (short.outcome.budget, short.outcome.outcome) == (there.budget, there.outcome) == (
         752, "mixed · 6 of 9 servers named (86 tools)")
     assert short.called_not_named == tuple(GRAFANA.split(", "))
-    line = ("the sessions also ran at 16,000 tokens (3 sessions), shorter than every listed context length: there "
+    line = ("the sessions also ran at 16K (3 sessions), shorter than every listed context length: there "
             "these settings give mixed · 6 of 9 servers named (86 tools) within a budget of 752 tokens; 3 of the 4 tools "
             f"called there are not named ({GRAFANA}); add 16k to the context lengths to tune for it")
     assert shorter_length_lines(rec) == [line]
@@ -102,13 +102,13 @@ def test_a_shorter_length_that_lists_nothing_or_everything_is_said_so():
     base = ["recommend", str(CATALOG), "--context-lengths", "32k,200k", "--sessions", str(STORE)]
     nothing = [line for line in run_cli(*base, "--goal", "listed").stdout.splitlines() if "also ran" in line]
     assert nothing == [
-        "the sessions also ran at 16,000 tokens (3 sessions), shorter than every listed context length: there these "
+        "the sessions also ran at 16K (3 sessions), shorter than every listed context length: there these "
         "settings give none · nothing listed (0 of 9 servers named) within a budget of 80 tokens; none of the 4 tools called "
         "there is named (mcp__grafana__get_current_oncall_users, mcp__grafana__get_dashboard_panel_queries, "
         "mcp__grafana__search_dashboards, mcp__slack__slack_post_message); add 16k to the context lengths to tune "
         "for it"]
     every = [line for line in run_cli(*base, "--goal", "full").stdout.splitlines() if "also ran" in line]
     assert every == [
-        "the sessions also ran at 16,000 tokens (3 sessions), shorter than every listed context length: there these "
+        "the sessions also ran at 16K (3 sessions), shorter than every listed context length: there these "
         "settings give names · 9 of 9 servers named (178 tools) within a budget of 1,840 tokens; every tool called there is "
         "named (4 of 4); add 16k to the context lengths to tune for it"]

@@ -122,7 +122,7 @@ from ..engine import constants as C
 from ..engine.transport import ALL_BRIDGE_WIRE_NAMES, RESERVED_NAMES, WIRE_ALIASES
 from ..engine.catalog import SNAPSHOT_FAILED, Catalog
 from ..engine.config import ToolSearchConfig
-from ..engine.invisible import find_hidden, quoted
+from ..engine.invisible import find_hidden, quoted, quoted_short, shortened
 from .lint_rules import RULES
 from .schema_lint import lint_rows as schema_lint_rows, reported_here
 from ..engine.inspector import Inspector
@@ -164,6 +164,13 @@ class Finding:
     fix: str
     field: str = ""
     offset: int | None = None
+
+    def subject(self, separator: str = "/") -> str:
+        """Whom the finding is about, as the ``lint`` line and the Quality page name it: the server
+        and the tool joined by ``separator`` (``"catalog"`` for neither), a name over
+        :data:`~toolsearch.engine.constants.SHOWN_NAME_MAX_CHARS` characters cut with ``…`` and
+        its length (:func:`~toolsearch.engine.invisible.shortened`); :meth:`to_dict` keeps them whole."""
+        return separator.join(shortened(x) for x in (self.server, self.tool) if x) or "catalog"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form; ``field`` and ``offset`` only when set."""
@@ -310,22 +317,25 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                 cut_inside_server = len(C.MCP_TOOL_NAME_PREFIX + sanitize_name_part(server.name) + C.MCP_NAME_SEPARATOR) > \
                     C.MCP_TOOL_NAME_MAX_LENGTH - C.MCP_TOOL_NAME_HASH_LENGTH - 1
                 lost = " (the tool's own name is cut off entirely)" if cut_inside_server else ""
+                # a name too long to quote whole says its length once, in the cut quote
+                size = (quoted_short(full) if len(full) > C.SHOWN_NAME_MAX_CHARS
+                        else f"{quoted(full)} is {len(full):,} characters")
                 add("name-over-64", "warning", server.name, raw, wire,
-                    f"prefixed name {quoted(full)} is {len(full)} characters; the reference clamps it to {quoted(wire)}{lost}",
+                    f"prefixed name {size}; the reference clamps it to {quoted_short(wire)}{lost}",
                     "Shorten the server name in the config (it is in every tool name) or the tool name, so "
                     "mcp__<server>__<tool> fits in 64 characters.")
             elif not _PROVIDER_NAME.match(wire):
                 add("name-invalid", "error", server.name, raw, wire,
-                    f"name {quoted(wire)} ({len(wire)} characters) does not match {C.PROVIDER_TOOL_NAME_PATTERN}; "
+                    f"name {quoted_short(wire)} ({len(wire)} characters) does not match {C.PROVIDER_TOOL_NAME_PATTERN}; "
                     "OpenAI-style providers reject the whole request",
                     "Rename the tool to at most 64 characters of letters, digits, '_' and '-'.")
         for wire, raws in by_wire.items():
             if len(raws) > 1:
                 for raw in raws:
-                    others = ", ".join(quoted(r) for r in raws if r != raw)
+                    others = ", ".join(quoted_short(r) for r in raws if r != raw)
                     verb = "both become" if len(raws) == 2 else "all become"
                     add("sanitized-collision", "error", server.name, raw, "",
-                        f"{quoted(raw)} and {others} {verb} {quoted(wire)}; the reference registers none of them (docs/reference.md §21.5)",
+                        f"{quoted_short(raw)} and {others} {verb} {quoted_short(wire)}; the reference registers none of them (docs/reference.md §21.5)",
                         "Rename one of them, or leave one out with tools.exclude, so they differ after "
                         "sanitizing.")
             else:
@@ -338,8 +348,8 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
             if server_name == owner:
                 continue
             add("cross-server-collision", "error", server_name, raw, wire,
-                f"{quoted(wire)} is also produced by server {quoted(owner)}; the registry keeps the first registration "
-                f"({quoted(owner)} here, by server name; a live harness keeps whichever connects first) and skips this one",
+                f"{quoted_short(wire)} is also produced by server {quoted_short(owner)}; the registry keeps the first registration "
+                f"({quoted_short(owner)} here, by server name; a live harness keeps whichever connects first) and skips this one",
                 "Rename one of the servers in the config (or the tool) so the wire names differ.")
     if naming == "prefixed":
         kinds: dict[str, str] = {}
@@ -350,7 +360,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
             # (a name on thousands of servers made a repr per pair)
             for server_name, count, others in _all_but_each(servers):
                 add("duplicate-name", "info", server_name, raw, _wire(server_name, kinds.get(server_name, "mcp"), raw, naming)[0],
-                    f"the tool name {quoted(raw)} is also on {'server' if count == 1 else 'servers'} "
+                    f"the tool name {quoted_short(raw)} is also on {'server' if count == 1 else 'servers'} "
                     f"{others}: the listing shows it in several groups",
                     "Make each description name its service, so a query can tell the tools apart.")
 
@@ -438,9 +448,9 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                 if position <= limit:
                     reachable = True
                     break
-                outcomes.append(f"{quoted(probe)} → rank {position}")
+                outcomes.append(f"{quoted_short(probe)} → rank {position}")
             else:
-                outcomes.append(f"{quoted(probe)} → {why_not[probe, tool.name]}")
+                outcomes.append(f"{quoted_short(probe)} → {why_not[probe, tool.name]}")
         if not reachable:
             add("unreachable", "warning", tool.server, tool.raw_name, tool.name,
                 f"not in the first {limit} results for its own words: " + "; ".join(outcomes),
@@ -716,7 +726,7 @@ def _all_but_each(names: Sequence[str]) -> Iterator[tuple[str, int, str]]:
     (naming every other server made 250 MB of text)."""
     from collections import Counter  # noqa: PLC0415
 
-    reprs = [quoted(name) for name in names]
+    reprs = [quoted_short(name) for name in names]
     copies = Counter(names)
     for name in names:
         shown: list[str] = []
@@ -1202,7 +1212,7 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                 stripped = (hidden.kind == "tag" and field == "description") or renamed
                 client_only = _client_only(field)
                 if renamed:
-                    fate = (f"the server sent them; the registered name is {quoted(wire)}, so the model does not "
+                    fate = (f"the server sent them; the registered name is {quoted_short(wire)}, so the model does not "
                             "receive them (a client that keeps names as sent does)")
                 elif stripped:
                     fate = ("the server sent them; registration strips TAG characters from the description "
@@ -1304,7 +1314,7 @@ def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
                 continue
             twinned.add(name)
             findings.append(Finding("lookalike-name", "error", name, "", "",
-                                    f"server {quoted(name)} looks like server {quoted(others[0])} "
+                                    f"server {quoted_short(name)} looks like server {quoted_short(others[0])} "
                                     f"({odd_characters(name, others[0])}): its tools can pass for the other server's",
                                     fix))
     for group in groups([(t.name, (s, t)) for s in catalog.servers for t in s.tools]):
@@ -1320,7 +1330,7 @@ def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
                 findings.append(Finding(
                     "lookalike-name", "error", server.name, tool.name,
                     _wire(server.name, server.kind, tool.name, naming)[0],
-                    f"tool {quoted(name)} looks like {first_server.name}'s tool {quoted(first)}{also} "
+                    f"tool {quoted_short(name)} looks like {shortened(first_server.name)}'s tool {quoted_short(first)}{also} "
                     f"({odd_characters(name, first)}): a model or a user can take one for the other",
                     "Rename the tool so it does not pass for another server's tool, or leave the server out.", "name"))
     for server in catalog.servers:
@@ -1334,7 +1344,7 @@ def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
             findings.append(Finding(
                 "lookalike-name", "warning", server.name, tool_name,
                 _wire(server.name, server.kind, tool_name, naming)[0] if tool_name else "",
-                f"the {what} name {quoted(name)} is written with characters that look like ASCII letters "
+                f"the {what} name {quoted_short(name)} is written with characters that look like ASCII letters "
                 f"({odd_characters(name)}): it reads like a name it is not",
                 "Use the plain ASCII name, or check where this server comes from.", "name" if tool_name else ""))
     return findings
@@ -1480,7 +1490,7 @@ def _shadow_hits(text: str, names: Mapping[str, list[tuple[str, str]]], server: 
             if other == server or (word == tool and word in own) or (other, tool) in reported:
                 continue
             reported.add((other, tool))
-            hits.append((match.start(), f"names {other}'s tool {quoted(tool)} (another server)"))
+            hits.append((match.start(), f"names {shortened(other)}'s tool {quoted_short(tool)} (another server)"))
     match = _OTHER_TOOLS.search(text)
     if match:
         hits.append((match.start(), f"tells the model how to use other tools: {quoted(match.group(0)[:80])}"))

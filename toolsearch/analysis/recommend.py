@@ -1079,14 +1079,15 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
     """Where ``rec`` lists less than the current settings (``config``; ``lowered`` from
     :func:`lowered_changes`, not empty), in one line, as ``recommend`` prints it and its
     ``--yaml`` block comments it: ``lists less than the default settings (threshold_pct 5,
-    listing_max_tokens 4,000) at 1,000,000 (full → names) · it is the best reachable setting``
+    listing_max_tokens 4,000) at 1M (full → names) · it is the best reachable setting``, each
+    length as :func:`context_words` writes it (as the block's ``# at 32K:`` lines)
     (``the current settings`` when ``config`` is not the defaults: a reader with no config yet
     would not know which settings are "current")."""
     defaults = (config.threshold_pct, config.listing_max_tokens) == (C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)
     return (f"lists less than the {'default' if defaults else 'current'} settings (threshold_pct "
             f"{config.threshold_pct:g}, listing_max_tokens "
             f"{config.listing_max_tokens:,}) at "
-            + ", ".join(f"{c:,} ({change})" if c else f"unknown ({change})" for c, change in lowered)
+            + ", ".join(f"{context_words(c)} ({change})" for c, change in lowered)
             + (" · it is the cheapest setting that meets the goal" if rec.reached
                else " · it is the best reachable setting"))
 
@@ -1100,7 +1101,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     current settings; ``lowered`` from :func:`lowered_changes`), every server left unnamed and,
     with recorded sessions, the called tools left unnamed (:func:`called_unnamed_lines`).
     Catalog text (server names) is as given: the caller escapes it for its medium."""
-    lengths = ", ".join(f"{c.context_length:,}" if c.context_length else "unknown" for c in rec.contexts)
+    lengths = ", ".join(context_words(c.context_length) for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
     lines += keep_called_lines(rec)
     if rec.reached:
@@ -1236,13 +1237,13 @@ def _shorter_lengths(rec: MultiRecommendation, ladder: Ladder, called: Sequence[
 def shorter_length_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
     """With recorded sessions, one line per context length they ran at that is shorter than every
     listed one (:attr:`MultiRecommendation.shorter_lengths`), e.g. ``"the sessions also ran at
-    16,000 tokens (3 sessions), shorter than every listed context length: there these settings give
+    16K (3 sessions), shorter than every listed context length: there these settings give
     mixed · 8 of 11 servers named (100 tools) within a budget of 880 tokens; 3 of the 4 tools called there are
     not named (…); add 16k to the context lengths to tune for it"``. ``[]`` when there is none."""
     lines = []
     for s in rec.shorter_lengths:
         o = s.outcome
-        line = (f"the sessions also ran at {o.context_length:,} tokens ({counted(s.sessions, 'session')}), "
+        line = (f"the sessions also ran at {context_words(o.context_length)} ({counted(s.sessions, 'session')}), "
                 f"shorter than every listed context length: there these settings give {o.outcome} "
                 f"within a budget of {o.budget:,} tokens")
         if s.called_not_named:

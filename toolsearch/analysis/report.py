@@ -28,14 +28,14 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, changed_keys, dump_config_block
 from ..engine.inspector import Inspector
 from . import quantities as Q
-from ..engine.invisible import reveal, reveal_data, reveal_html
+from ..engine.invisible import reveal, reveal_data, reveal_html, shortened
 from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
                         not_deferred_words, lowered_changes, outcome_rows, recommendation_lines, sessions_line)
 from .sweep import plan_counts
 from .wording import counted, evaluation_share, mean_reciprocal_rank, severity_counts
 from ..engine.listing import collapsed_words
 from ..engine.plan import Plan
-from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, listing_ladder,
+from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, heat_rows, listing_ladder,
                     recommend)
 
 if TYPE_CHECKING:  # the result types, for hints only (the report reads their public fields)
@@ -272,10 +272,10 @@ def _grid(inspector: Inspector, config: ToolSearchConfig, tokenizer: str, colors
     header = "<tr><th>threshold_pct (rows) / context length (columns)</th>" + "".join(
         f"<th>{esc(_short_context(c))}</th>" for c in context_lengths) + "</tr>"
     rows = []
-    for pct in threshold_pcts:
+    for pct in heat_rows(p.threshold_pct for p in points):  # largest on top, as the Tuning page's table
         cells = []
         for context in context_lengths:
-            p = by_key[(config.with_overrides(threshold_pct=pct).threshold_pct, context)]
+            p = by_key[(pct, context)]
             title = (f"budget {p.budget:,} tokens, listing {p.listing_tokens:,} tokens, tier {p.tier}, "
                      f"{p.label}")
             cells.append(f'<td style="{esc(_filled(_color(colors, p.listing_form)))}" title="{esc(title)}">'
@@ -378,7 +378,8 @@ def _poisoning(inspector: Inspector) -> str:
     if not found:
         return ("<p class=\"muted\">No hidden characters, instructions to the model, URLs carrying conversation data, "
                 "look-alike names or references to other servers' tools.</p>")
-    rows = [(f.severity, f.rule, f.server, f.tool, f.field, "" if f.offset is None else f.offset, f.message)
+    rows = [(f.severity, f.rule, shortened(f.server), shortened(f.tool), f.field, "" if f.offset is None else f.offset,
+             f.message)
             for f in found]
     return _table(["severity", "rule", "server", "tool", "field", "offset", "finding"], rows, numeric=(5,))
 
@@ -428,7 +429,8 @@ def _lint(report: "LintReport | None", colors: Mapping[str, str], limit: int = 3
     more = (f'<p class="muted">The first {limit:,} of {len(report.findings):,} findings.</p>'
             if len(report.findings) > limit else "")
     table = _table(["severity", "rule", "server", "tool", "finding", "fix"],
-                   [(f.severity, f.rule, f.server or "—", f.tool or "—", f.message, f.fix) for f in shown],
+                   [(f.severity, f.rule, shortened(f.server) or "—", shortened(f.tool) or "—", f.message, f.fix)
+                    for f in shown],
                    cell_style=style) + more
     opened = " open" if len(report.findings) <= 20 else ""
     return (f"<p>{esc(summary)}.</p><details{opened}><summary>{counted(len(report.findings), 'finding')}</summary>"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig
@@ -95,6 +95,16 @@ HEATMAP_THRESHOLD_PCTS: tuple[float, ...] = (0.5, 1.0, 2.0, 3.0, 5.0, 7.5, 10.0,
 #: listing_max_tokens values (tokens) of the Tuning heatmap's context length × cap view.
 HEATMAP_LISTING_MAX_TOKENS: tuple[int, ...] = (
     500, 1_000, 1_500, 2_000, 3_000, 4_000, 6_000, 8_000, 12_000, 20_000, 40_000, 60_000)
+
+
+def heat_rows(values: Iterable[float]) -> list[float]:
+    """The rows of a heat table of the listing form over context length × threshold_pct (or ×
+    listing_max_tokens), top to bottom: each value once, the largest on top, as a chart's y axis
+    rises. The Tuning page's heat table and the report's take their row order from here, so the two
+    read the same way (a larger budget, so a fuller listing, up and to the right)."""
+    return sorted(set(values), reverse=True)
+
+
 #: Resolution of recommended settings: exact to 0.1 % and 1 token (the app's number inputs).
 THRESHOLD_PCT_STEP = 0.1
 LISTING_MAX_TOKENS_STEP = 1

@@ -26,9 +26,9 @@ from ..engine.profile import load_profile
 from ..engine import readers
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
-from .textfmt import (ascii_digits, list_items, one_line, output_file, parse_context_length as _context_length, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
+from .textfmt import (list_items, one_line, output_file, parse_context_length as _context_length, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
-                      text_table as _table)
+                      THOUSANDS_ZERO_GROUP, split_context_lengths, text_table as _table, whole_number)
 from ..engine.invisible import quoted, reveal, reveal_data, reveal_line
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
@@ -67,7 +67,9 @@ def _float_list(text: str) -> list[float]:
 
 def _cap_list(text: str) -> list[int]:
     """``sweep --listing-max-tokens``: comma-separated whole numbers of tokens, duplicates dropped,
-    order kept (as ``--context-lengths``)."""
+    order kept (as ``--context-lengths``); ``4,000`` refused as there (it would read as 4 and 0), but
+    ``100,300`` is two values."""
+    split_context_lengths(text, "the values", "value", THOUSANDS_ZERO_GROUP)
     return list(dict.fromkeys(int(_listing_max_tokens(part)) for part in
                               list_items(text, "whole numbers of tokens", "a whole number of tokens such as 4000")))
 
@@ -98,21 +100,12 @@ def _synth_tools(text: str) -> int:
 
 
 def _seed(text: str) -> int:
-    """``synth --seed``: any whole number (digits 0-9)."""
-    try:
-        return int(ascii_digits(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {quoted(text)}") from None
+    """``synth --seed``: any whole number (:func:`~.textfmt.whole_number`)."""
+    return whole_number(text, "expected a whole number")
 
 
 def _positive_int(text: str) -> int:
-    try:
-        value = int(ascii_digits(text).replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {quoted(text)}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a number above 0, got {quoted(text)}")
-    return value
+    return whole_number(text, "expected a whole number above 0", least=1)
 
 
 def _common(parser: argparse.ArgumentParser, output: Any = None) -> None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 from ..engine import constants as C
 from .common import (Once, add_timeout_argument, broken_pipe_status, load_harness_config, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
                      rewrite_progress_line)
-from .textfmt import ascii_digits, one_line, text_table as _table
+from .textfmt import one_line, text_table as _table, whole_number
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, parse_config
 from ..engine.errors import ToolsearchError
@@ -51,14 +51,8 @@ def _variant(text: str) -> str:
 def _whole_number_at_least(least: int):
     """An argparse type: a whole number of at least ``least``, refused with what was given."""
     def parse(text: str) -> int:
-        try:
-            value = int(ascii_digits(text))
-        except ValueError:
-            value = least - 1
-        if value < least:
-            wanted = "a positive whole number" if least == 1 else f"a whole number of at least {least}"
-            raise argparse.ArgumentTypeError(f"expected {wanted}, got {quoted(text)}")
-        return value
+        wanted = "a positive whole number" if least == 1 else f"a whole number of at least {least}"
+        return whole_number(text, f"expected {wanted}", least=least)
     return parse
 
 
@@ -219,7 +213,7 @@ def lint_lines(report: LintReport, severity: str = "info") -> Iterator[str]:
     for f in report.findings:
         if f.severity not in keep:
             continue
-        where = "/".join(x for x in (f.server, f.tool) if x) or "catalog"
+        where = f.subject("/")
         if f.field:
             where += f": {f.field}" + (f" @{f.offset}" if f.offset is not None else "")
         yield reveal(f"{f.severity}: {f.rule}: {one_line(where)}: {f.message}")

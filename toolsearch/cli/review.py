@@ -42,7 +42,7 @@ from .common import (GOAL_HELP, as_typed, load_harness_config, input_written_ove
                      note_unused_settings, unconfigured_servers, unconfigured_words,
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
-from .textfmt import ascii_digits, one_line, output_file, parse_context_lengths, text_table
+from .textfmt import one_line, output_file, parse_context_lengths, text_table, whole_number
 
 if TYPE_CHECKING:
     from ..analysis import check as check_mod
@@ -62,13 +62,7 @@ class ReviewUsageError(ToolsearchError):
 
 
 def _tokens(text: str) -> int:
-    try:
-        value = int(ascii_digits(text).replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of tokens, got {quoted(text)}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of tokens ≥ 0, got {quoted(text)}")
-    return value
+    return whole_number(text, "expected a whole number of tokens ≥ 0", least=0, unit="tokens")
 
 
 def _catalog_arguments(p: argparse.ArgumentParser) -> None:

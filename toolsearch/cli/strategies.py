@@ -19,10 +19,9 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..engine.invisible import quoted
 from ..engine import constants as C
 from .common import Once, add_timeout_argument, load_harness_config, note_unused_settings, print_json
-from .textfmt import ascii_digits, one_line, parse_context_length as _context_length, text_table as _table
+from .textfmt import one_line, parse_context_length as _context_length, text_table as _table, whole_number
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
 from ..engine.config import parse_config
 from ..engine.errors import ToolsearchError
@@ -37,20 +36,11 @@ if TYPE_CHECKING:
 
 
 def _count(text: str) -> int:
-    try:
-        value = int(ascii_digits(text).replace(",", "").replace("_", ""))
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 0, got {quoted(text)}")
-    return value
+    return whole_number(text, "expected a whole number ≥ 0", least=0)
 
 
 def _positive(text: str) -> int:
-    value = _count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {quoted(text)}")
-    return value
+    return whole_number(text, "expected a whole number ≥ 1", least=1)
 
 
 

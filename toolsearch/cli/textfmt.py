@@ -34,6 +34,71 @@ def ascii_digits(text: str) -> str:
     return text
 
 
+#: Most decimal digits a whole-number option reads, as Python's ``int()`` reads a text (a larger
+#: value is refused before it is turned into an integer: ``1e999999999`` would be a number a billion
+#: digits long). A large count within it reaches the check that knows its limit (``--folds``: more
+#: folds than task groups).
+WHOLE_NUMBER_MAX_DIGITS = 4300
+_SUFFIXES = {"k": 1_000, "m": 1_000_000}
+
+
+def read_number(text: str) -> tuple[decimal.Decimal, bool]:
+    """The one reading of a number-of-things option on the command line (context lengths, token
+    counts, counts, the seed): ``(value, scaled)``, read exactly (no binary fraction), ``scaled``
+    when a suffix multiplied it. Accepted: the digits 0-9 (:func:`ascii_digits`), a sign, ``_`` and
+    ``,`` as thousands separators (``4_000``, ``4,000``), a decimal point, exponent notation
+    (``1e6``, ``1.5E3``) and the suffixes ``k`` (×1,000) and ``m`` (×1,000,000), in either case.
+    Whether the value is whole and in range is for the caller (:func:`whole_number`).
+
+    Raises:
+        argparse.ArgumentTypeError: a digit other than 0-9 (:func:`ascii_digits`).
+        ValueError: not a finite number, or more than :data:`WHOLE_NUMBER_MAX_DIGITS` digits before
+            the decimal point.
+    """
+    value = ascii_digits(text).strip().lower().replace("_", "").replace(",", "")
+    multiplier = _SUFFIXES.get(value[-1:], 1)
+    if multiplier != 1:
+        value = value[:-1]
+    try:
+        number = decimal.Decimal(value)
+    except decimal.InvalidOperation:
+        raise ValueError(text) from None
+    if not number.is_finite() or (number and number.adjusted() >= WHOLE_NUMBER_MAX_DIGITS):
+        raise ValueError(text)
+    return number * multiplier, multiplier != 1
+
+
+def whole_number(text: str, expected: str, least: int | None = None, most: int | None = None,
+                 not_whole: str | None = None, unit: str = "") -> int:
+    """A whole-number option's value (:func:`read_number`: ``4000``, ``4_000``, ``4k``, ``4e3``
+    all give 4000), the one parser every whole-number option of the command line goes through.
+
+    Args:
+        expected: what the option takes, for the message (``"expected a whole number of tokens
+            from 200 to 60000"``); the message ends in ``, got '<text>'`` (argparse puts the
+            option's name in front).
+        least, most: the accepted range (``None``: no bound).
+        not_whole: the message's first part for a number with a fraction (``128000.5``, ``1.5e-1``;
+            default ``expected``); a value written with a suffix or an exponent also says which
+            number it is (in ``unit``, e.g. ``"tokens"``).
+
+    Raises:
+        argparse.ArgumentTypeError: not a number, not whole, or out of range.
+    """
+    try:
+        number, scaled = read_number(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)}") from None
+    if number != number.to_integral_value():
+        written = scaled or "e" in text.lower()
+        which = f", which is {number.normalize():f}{' ' + unit if unit else ''}" if written else ""
+        raise argparse.ArgumentTypeError(f"{not_whole or expected}, got {quoted(text)}{which}")
+    value = int(number)
+    if (least is not None and value < least) or (most is not None and value > most):
+        raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)}")
+    return value
+
+
 def list_items(text: str, what: str, one: str) -> list[str]:
     """The comma-separated items of a list option (``--context-lengths``, ``--threshold-pcts``…),
     each as written. ``what``: the items in the plural (``"context lengths"``); ``one``: one item
@@ -83,45 +148,41 @@ def parse_context_length(text: str) -> int | None:
     Returns ``None`` for unknown. Raises :class:`argparse.ArgumentTypeError` (argparse names the
     flag) for anything else: not a number, ``inf``/``nan``, fewer than one token, a part of a token
     (``128000.5``; ``1.5k`` is 1,500 tokens, read exactly, not as a binary fraction), or more than
-    ``CONTEXT_LENGTH_ARG_MAX`` tokens; the message gives the accepted range.
+    ``CONTEXT_LENGTH_ARG_MAX`` tokens; the message gives the accepted range. Written as every
+    whole-number option takes it (:func:`whole_number`: ``1e6`` and ``1_000_000`` too).
     """
-    value = ascii_digits(text).strip().lower().replace("_", "").replace(",", "")
-    if value in ("unknown", "none", ""):
+    if text.strip().lower() in ("unknown", "none", ""):
         return None
-    multiplier = 1
-    if value.endswith("k"):
-        value, multiplier = value[:-1], 1_000
-    elif value.endswith("m"):
-        value, multiplier = value[:-1], 1_000_000
-    try:
-        number = decimal.Decimal(value) * multiplier
-        if not number.is_finite() or not 1 <= number <= C.CONTEXT_LENGTH_ARG_MAX:
-            raise ValueError
-    except (ValueError, ArithmeticError):  # decimal.InvalidOperation is an ArithmeticError
-        raise argparse.ArgumentTypeError(
-            f"expected a positive number of tokens from 1 to {C.CONTEXT_LENGTH_ARG_MAX:,} (e.g. 200000, 200k, 1m) "
-            f"or 'unknown', got {quoted(text)}") from None
-    if number != number.to_integral_value():
-        which = f", which is {number.normalize():f} tokens" if multiplier != 1 else ""
-        raise argparse.ArgumentTypeError(
-            f"expected a whole number of tokens (e.g. 128000, 128k, 1.5k), got {quoted(text)}{which}")
-    return int(number)
+    return whole_number(
+        text, f"expected a positive number of tokens from 1 to {C.CONTEXT_LENGTH_ARG_MAX:,} (e.g. 200000, 200k, 1m) "
+              "or 'unknown'", least=1, most=C.CONTEXT_LENGTH_ARG_MAX,
+        not_whole="expected a whole number of tokens (e.g. 128000, 128k, 1.5k)", unit="tokens")
 
 
-def split_context_lengths(text: str) -> list[str]:
+#: A number written with thousands separators in a comma-separated list (``32,000``; ``1,000,000``).
+THOUSANDS = r"(?<![\d._])(?<!\d,)\d{1,3}(?:,\d{3})+(?![\d._kKmM]|,\d)"
+#: The same where only a group that starts with 0 shows it (``4,000``, ``12,050``): in a list of
+#: listing_max_tokens values ``100,300`` is two of them.
+THOUSANDS_ZERO_GROUP = r"(?<![\d._])(?<!\d,)\d{1,3}(?:,\d{3})*,0\d{2}(?:,\d{3})*(?![\d._kKmM]|,\d)"
+
+
+def split_context_lengths(text: str, what: str = "context lengths", one: str = "length",
+                          pattern: str = THOUSANDS) -> list[str]:
     """The items of a comma-separated list of context lengths (blank items dropped). Raises
     :class:`argparse.ArgumentTypeError` for a number written with thousands separators, such as
     ``32,000`` (the way toolsearch prints lengths): the comma separates lengths, so it would read as
-    32 tokens and 0 tokens. A comma followed by a space (``32, 128``) separates two lengths."""
-    match = re.search(r"(?<![\d._])(?<!\d,)\d{1,3}(?:,\d{3})+(?![\d._kKmM]|,\d)", text)
+    32 tokens and 0 tokens. A comma followed by a space (``32, 128``) separates two lengths.
+    ``what`` and ``one`` name the items for another list of token counts (``sweep
+    --listing-max-tokens 4,000`` read as 4 and 0 tokens), ``pattern`` what is refused."""
+    match = re.search(pattern, text)
     if match:
         number = match.group(0)
         digits = number.replace(",", "")
         example = (f"{digits} or {_k_form(int(digits))}" if int(digits) <= C.CONTEXT_LENGTH_ARG_MAX
                    else "32000, 128k, 1m")
         raise argparse.ArgumentTypeError(
-            f"{quoted(number)} reads as {' and '.join(number.split(','))} tokens, as a comma separates context "
-            f"lengths; write each length without a thousands separator, e.g. {example}")
+            f"{quoted(number)} reads as {' and '.join(number.split(','))} tokens, as a comma separates {what}; "
+            f"write each {one} without a thousands separator, e.g. {example}")
     return [part for part in text.split(",") if part.strip()]
 
 
@@ -151,20 +212,15 @@ def parse_threshold_pct(text: str) -> str:
 
 
 def parse_listing_max_tokens(text: str) -> str:
-    """argparse type for ``--listing-max-tokens``: a whole number of tokens (``4000``, ``4_000``).
+    """argparse type for ``--listing-max-tokens``: a whole number of tokens, written as every
+    whole-number option takes it (:func:`whole_number`: ``4000``, ``4_000``, ``4k``, ``4e3``).
 
-    Returns the number's text, so the config parser clamps it to
+    Returns the number's digits (``"4000"``), so the config parser clamps it to
     ``LISTING_MAX_TOKENS_MIN``..``LISTING_MAX_TOKENS_MAX`` as the reference does, with its warning
     line. Raises :class:`argparse.ArgumentTypeError` for anything that is not a whole number.
     """
-    value = ascii_digits(text).strip().replace("_", "").replace(",", "")
-    try:
-        int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a whole number of tokens from {C.LISTING_MAX_TOKENS_MIN} to {C.LISTING_MAX_TOKENS_MAX} "
-            f"(values outside are clamped), got {quoted(text)}") from None
-    return value
+    return str(whole_number(text, f"expected a whole number of tokens from {C.LISTING_MAX_TOKENS_MIN} to "
+                                  f"{C.LISTING_MAX_TOKENS_MAX} (values outside are clamped)", unit="tokens"))
 
 
 def output_file(text: str) -> str:

@@ -31,8 +31,7 @@ from typing import Any, Iterable, Sequence
 
 import yaml
 
-from .config import SHOWN_VALUE_MAX_CHARS
-from .invisible import quoted
+from .invisible import quoted, quoted_short, shortened
 from . import constants as C
 from . import readers
 from .errors import CatalogError
@@ -183,11 +182,9 @@ def _parse_text(text: str, origin: str) -> Any:
 
 
 def _shown(value: Any) -> str:
-    """``value`` quoted as a problem names it (:func:`quoted`), cut to the length a config warning
-    quotes (:data:`~.config.SHOWN_VALUE_MAX_CHARS`): a 200,000-character ``kind`` made a warning
-    line as long."""
-    text = quoted(value)
-    return text if len(text) <= SHOWN_VALUE_MAX_CHARS else text[:SHOWN_VALUE_MAX_CHARS - 1] + C.ELLIPSIS
+    """``value`` quoted as a problem names it, cut past the length a config warning quotes
+    (:func:`~.invisible.quoted_short`): a 200,000-character ``kind`` made a warning line as long."""
+    return quoted_short(value, C.SHOWN_VALUE_MAX_CHARS)
 
 
 def _got(raw: Mapping[str, Any], key: str) -> str:
@@ -360,7 +357,7 @@ def _snapshot_failures(block: Any, origin: str) -> list[Problem]:
     if not isinstance(failed, Mapping):
         return []
     return [Problem("warning", f"{origin}: {SNAPSHOT_FAILED}{name}",
-                    f"server {quoted(str(name))} did not list its tools when this snapshot was taken "
+                    f"server {quoted_short(str(name))} did not list its tools when this snapshot was taken "
                     f"({mask_token_shapes(str(reason))}), so the catalog lacks it")
             for name, reason in failed.items()]
 
@@ -535,7 +532,7 @@ def _merge_servers(catalog: Catalog) -> Catalog:
             info=next((p.info for p in parts if p.info), None), config=next((p.config for p in parts if p.config), {}),
             origin=", ".join(o for o in origins if o), extra={k: v for p in reversed(parts) for k, v in p.extra.items()},
             skipped=sum(p.skipped for p in parts))
-        problems.append(Problem("warning", f"server {quoted(name)}",
+        problems.append(Problem("warning", f"server {quoted_short(name)}",
                                 f"defined {len(parts)} times ({', '.join(o for o in origins if o) or 'one file'}); "
                                 "a harness keys servers by name, so their tools are merged into one server"))
         servers.append(merged)
@@ -597,7 +594,7 @@ def combine(catalogs: Iterable[Catalog], name: str | None = None) -> Catalog:
     extra = catalogs[0].extra if catalogs else {}
     combined = _merge_servers(Catalog(title, servers, problems, sources, extra))
     extra_problems = [
-        Problem("info", f"tool {quoted(tool)}", f"defined by several servers ({', '.join(owners)}); kept apart")
+        Problem("info", f"tool {quoted_short(tool)}", f"defined by several servers ({', '.join(map(shortened, owners))}); kept apart")
         for tool, owners in combined.duplicate_tool_names().items()
     ]
     return Catalog(combined.name, combined.servers, combined.problems + tuple(extra_problems),

@@ -22,7 +22,7 @@ from .errors import ConfigError
 from .secrets import mask_token_shapes
 
 #: Longest value quoted in a config warning (past it, cut with "…").
-SHOWN_VALUE_MAX_CHARS = 80
+SHOWN_VALUE_MAX_CHARS = C.SHOWN_VALUE_MAX_CHARS
 
 
 def shown_value(value: Any) -> str:

@@ -49,6 +49,12 @@ CONTEXT_LENGTH_ARG_MAX = CONTEXT_LENGTH_MAX * 1000
 # --- Listing (docs/reference.md §5) ---------------------------------------------------------------------
 SHORT_DESCRIPTION_MAX_CHARS = 60
 ELLIPSIS = "\u2026"
+#: Longest value a config or catalog warning quotes whole; past it, the quote is cut with ``…``.
+SHOWN_VALUE_MAX_CHARS = 80
+#: Longest tool or server name a message or a lint line names whole (a plan note, a lint line, the
+#: lint tables); past it, cut with ``…`` and its length (:func:`~.invisible.quoted_short`). Room for
+#: every name a harness accepts (64) and most a server sends, not for a 100,000-character one.
+SHOWN_NAME_MAX_CHARS = 200
 FORMS = ("full", "names", "mixed", "groups", "none")
 SERVER_STATES = ("full", "names", "summary", "hidden", "visible")
 UNREGISTERED_LABEL = "other"

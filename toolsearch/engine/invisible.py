@@ -26,6 +26,8 @@ from typing import Any
 
 import regex
 
+from .constants import ELLIPSIS, SHOWN_NAME_MAX_CHARS
+
 #: Kinds, most dangerous first.
 KINDS = ("tag", "variation", "bidi", "zero-width", "format", "control")
 _ZERO_WIDTH = {0x200B, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF}
@@ -209,6 +211,28 @@ def quoted(text: str) -> str:
     inside a message (``'a⟨U+200B⟩b'``) where ``repr`` would write escapes of its own (``\\x1b``).
     A value that is not a string is written as ``repr`` writes it (``None``, ``5``)."""
     return f"'{reveal_line(text)}'" if isinstance(text, str) else repr(text)
+
+
+def shortened(text: str, limit: int = SHOWN_NAME_MAX_CHARS) -> str:
+    """``text`` as it is when it has at most ``limit`` characters; else its first ``limit - 1``,
+    ``…`` and how long it is: ``'aaaa… (100,000 characters)'``. For a name a line or a cell names
+    unquoted (a lint line's ``server/tool``); the caller shows it as its surface does
+    (:func:`reveal_line`…). A name 100,000 characters long made a line as long."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit - 1]}{ELLIPSIS} ({len(text):,} characters)"
+
+
+def quoted_short(text: Any, limit: int = SHOWN_NAME_MAX_CHARS) -> str:
+    """:func:`quoted` for a name or value a message names that may be of any length (a tool or
+    server name, a query): whole up to ``limit`` characters; a longer one cut inside the quotes,
+    with ``…`` and its length after them: ``'aaaa…' (100,000 characters)``. A value that is not
+    a string is written as ``repr`` writes it, cut the same way (:func:`shortened`)."""
+    if not isinstance(text, str):
+        return shortened(quoted(text), limit)
+    if len(text) <= limit:
+        return quoted(text)
+    return f"'{reveal_line(text[:limit - 1])}{ELLIPSIS}' ({len(text):,} characters)"
 
 
 def reveal_html(text: str, one_line: bool = False) -> str:

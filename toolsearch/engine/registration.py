@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
 from typing import Any
 
-from .invisible import quoted
+from .invisible import quoted, quoted_short
 from . import constants as C
 from .catalog import Catalog, Problem, Server, Tool
 from .gcpause import gc_paused
@@ -240,7 +240,7 @@ def _utility_tools(server: Server, profile: Profile) -> list[tuple[str, str, dic
 
 
 def _register_server(server: Server, naming: str, profile: Profile, problems: list[Problem]) -> list[RegisteredTool]:
-    where = f"{server.origin or 'catalog'}: server {quoted(server.name)}"
+    where = f"{server.origin or 'catalog'}: server {quoted_short(server.name)}"
     tools_cfg = server.config.get("tools") if isinstance(server.config.get("tools"), Mapping) else {}
     native = list(server.tools)
     if server.kind == "mcp":
@@ -299,8 +299,8 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
         annotations = tool.extra.get("annotations") if tool is not None else None
         if wire_name != raw_name and len(wire_name) == C.MCP_TOOL_NAME_MAX_LENGTH and len(
                 server_prefix + sanitize_name_part(raw_name)) > C.MCP_TOOL_NAME_MAX_LENGTH:
-            problems.append(Problem("info", where, f"tool {quoted(raw_name)}: prefixed name is over 64 characters; "
-                                                   f"clamped to {quoted(wire_name)}"))
+            problems.append(Problem("info", where, f"tool {quoted_short(raw_name)}: prefixed name is over 64 characters; "
+                                                   f"clamped to {quoted_short(wire_name)}"))
         registered.append(RegisteredTool(
             name=wire_name, server=server.name, kind=server.kind, raw_name=raw_name, toolset=toolset,
             label=label, definition=definition, utility=utility,
@@ -314,14 +314,14 @@ def _resolve_same_wire(wire: str, group: list[tuple], where: str, problems: list
     natives = [c for c in group if not c[5]]
     distinct_raw = list(dict.fromkeys(c[2] for c in natives))
     if len(distinct_raw) > 1:
-        problems.append(Problem("error", where, f"tools {', '.join(quoted(r) for r in distinct_raw)} all map to "
-                                                f"{quoted(wire)}; none of them is registered (docs/reference.md §21.5)"))
+        problems.append(Problem("error", where, f"tools {', '.join(quoted_short(r) for r in distinct_raw)} all map to "
+                                                f"{quoted_short(wire)}; none of them is registered (docs/reference.md §21.5)"))
         return None
     chosen = natives[0] if natives else group[0]
     if len(natives) > 1:
-        problems.append(Problem("warning", where, f"tool {quoted(chosen[2])} is listed more than once; the first is kept"))
+        problems.append(Problem("warning", where, f"tool {quoted_short(chosen[2])} is listed more than once; the first is kept"))
     if natives and len(group) > len(natives):
-        problems.append(Problem("info", where, f"the server's own {quoted(chosen[2])} replaces the generated utility tool"))
+        problems.append(Problem("info", where, f"the server's own {quoted_short(chosen[2])} replaces the generated utility tool"))
     return chosen
 
 
@@ -338,11 +338,11 @@ def _shared_names(catalog: Catalog) -> list[Problem]:
         if len(found) < 2:
             continue
         order = sorted(found, key=C.SERVER_KINDS.index)
-        toolsets = ", ".join(quoted(C.MCP_TOOLSET_PREFIX + name if kind == "mcp" else name) for kind in order)
-        out.append(Problem("warning", f"server {quoted(name)}",
+        toolsets = ", ".join(quoted_short(C.MCP_TOOLSET_PREFIX + name if kind == "mcp" else name) for kind in order)
+        out.append(Problem("warning", f"server {quoted_short(name)}",
                            f"the name is used by sources of {len(order)} kinds ({', '.join(order)}): the harness keeps "
                            f"them apart as toolsets {toolsets}, shown as separate rows, but they share the listing "
-                           f"label {quoted(name)}, so their deferred tools are listed in one group"))
+                           f"label {quoted_short(name)}, so their deferred tools are listed in one group"))
     return out
 
 
@@ -367,8 +367,8 @@ def register_catalog(catalog: Catalog, naming: str = "prefixed", profile: Profil
             owner = owners.get(tool.name)
             if owner is not None:
                 problems.append(Problem(
-                    "warning", f"{server.origin or 'catalog'}: server {quoted(server.name)}",
-                    f"tool name {quoted(tool.name)} is already registered by server {quoted(owner.server)}; "
+                    "warning", f"{server.origin or 'catalog'}: server {quoted_short(server.name)}",
+                    f"tool name {quoted_short(tool.name)} is already registered by server {quoted_short(owner.server)}; "
                     "the registry keeps the first and skips this one"))
                 continue
             owners[tool.name] = tool

@@ -14,7 +14,7 @@ import html
 import json
 import weakref
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -32,7 +32,7 @@ from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted, evaluation_share, mean_reciprocal_rank
-from toolsearch.engine.invisible import json_text, reveal
+from toolsearch.engine.invisible import json_text, reveal, shortened
 from toolsearch.ui.text import md_escape
 from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
@@ -175,6 +175,19 @@ def metrics_figure(ev: Evaluation) -> go.Figure:
     return fig
 
 
+#: Variants in one table of the Per task section: with the task column, seven columns fit a
+#: 1024 px window with the sidebar open (about 560 px) without scrolling sideways.
+TASK_TABLE_VARIANTS = 6
+
+
+def variant_groups(names: Sequence[str], most: int = TASK_TABLE_VARIANTS) -> list[list[str]]:
+    """``names`` in order, in as few groups of at most ``most`` as there can be, as even as
+    possible (eleven: six and five); one empty group for none."""
+    tables = max(1, -(-len(names) // most))
+    size = max(1, -(-len(names) // tables))
+    return [list(names[i:i + size]) for i in range(0, len(names), size)] or [[]]
+
+
 def task_rows(ev: Evaluation) -> list[dict[str, Any]]:
     """One row per task: its queries, expected tools and the outcome under each variant."""
     rows = []
@@ -203,7 +216,7 @@ def miss_rows(ev: Evaluation, variant: str) -> list[dict[str, Any]]:
 def lint_where(finding) -> str:
     """Where a finding is, on up to two lines: the wire name the model sees (else server · tool, or
     "catalog"), then the field and character offset when the finding is at a place."""
-    first = common.visible_name(finding.name or " · ".join(x for x in (finding.server, finding.tool) if x) or "catalog")
+    first = common.visible_name(shortened(finding.name) if finding.name else finding.subject(" · "))
     place = finding.field + (f" @ character {finding.offset:,}" if finding.offset is not None else "")
     return f"{first}\n{place}" if place else first
 
@@ -408,9 +421,12 @@ if common.require_catalog(v):
         st.subheader("Per task")
         st.caption("Best rank of any expected tool under each variant: a number within the limit is found; "
                    "(n) was ranked below the limit; — was not admitted. Abstention tasks show empty (correct) or "
-                   "NOT EMPTY.")
+                   f"NOT EMPTY. At most {TASK_TABLE_VARIANTS} variants a table.")
         rows = task_rows(ev)
-        literal_table(rows, key="quality_tasks", columns=["task", *(v.name for v in ev.variants)])
+        # At most TASK_TABLE_VARIANTS variants a table, so that every cell is read in full at 1024 px
+        # (eleven variants in one table scrolled sideways); each table names the tasks again.
+        for number, names in enumerate(variant_groups([v.name for v in ev.variants]), 1):
+            literal_table(rows, key="quality_tasks" if number == 1 else f"quality_tasks_{number}", columns=["task", *names])
         with st.expander(f"The {counted(len(rows), 'task')}: queries and expected tools"):
             literal_table(rows, key="quality_task_queries", columns=["task", "queries", "expected"])
 

@@ -144,6 +144,22 @@ def _visible_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 VIEWS = ["Recorded vs replayed", "Failed searches", "Listing what-if", "Per model", "Timeline", "Flags"]
 #: The listing what-if tables' context length column: a number of tokens, the unit in the heading.
 CONTEXT_COLUMN = "context length (tokens)"
+#: The per-called-tool what-if's two tables, the same rows in each (session, tool and context
+#: length name the row): whether the listing named the tool, and the smallest settings that would.
+WHAT_IF_LISTED = ("session", "tool", "server", CONTEXT_COLUMN, "budget (tokens)", "listed", "round trips before")
+WHAT_IF_SMALLEST = ("session", "tool", CONTEXT_COLUMN, "smallest budget", "threshold_pct", "listing_max_tokens")
+
+
+def what_if_rows(what_if: Sequence[Any]) -> list[dict[str, Any]]:
+    """One row per :class:`~toolsearch.analysis.sessions.ListingWhatIf` with every column of the
+    what-if; its two tables show :data:`WHAT_IF_LISTED` and :data:`WHAT_IF_SMALLEST` of them."""
+    return [{"session": shown_name(w.session), "tool": shown_name(w.tool), "server": shown_name(w.server),
+             CONTEXT_COLUMN: w.context_length if w.context_length else "unknown",
+             "budget (tokens)": w.budget, "listed": "yes" if w.listed else "no",
+             "round trips before": w.searches_before, "smallest budget": w.smallest_budget,
+             "threshold_pct": w.threshold_pct, "listing_max_tokens": w.listing_max_tokens} for w in what_if]
+
+
 #: The Recorded vs replayed columns: counts of searches (one per query), the unit in the heading.
 EMPTY, FOUND_CALLED, DRIFT = "empty (searches)", "found a called tool (searches)", "drift (searches)"
 
@@ -354,13 +370,13 @@ def render() -> None:
         if not what_if:
             st.info("No session called a deferred tool of this catalog.")
         else:
-            literal_table(_visible_frame([{
-                "session": shown_name(w.session), "tool": shown_name(w.tool), "server": shown_name(w.server),
-                CONTEXT_COLUMN: w.context_length if w.context_length else "unknown",
-                "budget (tokens)": w.budget, "listed": "yes" if w.listed else "no",
-                "round trips before": w.searches_before, "smallest budget": w.smallest_budget,
-                "threshold_pct": w.threshold_pct, "listing_max_tokens": w.listing_max_tokens} for w in what_if]),
-                key="sessions_whatif", formats={"threshold_pct": "{:g}"})
+            # Two tables of the same rows, each read in full at 1024 px (ten columns in one scrolled
+            # sideways): listed or not at the session's settings, then the smallest settings that list it.
+            frame = _visible_frame(what_if_rows(what_if))
+            literal_table(frame[list(WHAT_IF_LISTED)], key="sessions_whatif")
+            st.caption("Smallest settings that list each called tool, at the session's context length:")
+            literal_table(frame[list(WHAT_IF_SMALLEST)], key="sessions_whatif_smallest",
+                          formats={"threshold_pct": "{:g}"})
     with tabs[3]:
         st.caption("searches empty (%): the share of the model's searches (one per query) that came back with no "
                    "match, as recorded (of those whose result was recorded) and as the reference search replays "

@@ -331,9 +331,10 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
     """The listing form over context length × ``y_axis`` as a colored HTML table (a heat table).
 
     One column per context length (ascending), one row per ``y_axis`` value (largest on top, as on a
-    chart's y axis). Each cell names its form on the form's state color (text black or white,
-    whichever reaches WCAG AA on the fill) and carries the budget, the listing size, the tier and
-    the deciding leg in its tooltip (``title``) and in ``data-*`` attributes. A key of the form
+    chart's y axis: :func:`toolsearch.analysis.sweep.heat_rows`, as in the report's table). Each
+    cell names its form on the form's state color (text black or white, whichever reaches WCAG AA
+    on the fill) and carries the budget, the listing size, the tier and the deciding leg in its
+    tooltip (``title``) and in ``data-*`` attributes. A key of the form
     colors follows the table. An HTML table, not a chart: a slider move that only moves the
     sidebar setting changes one outlined cell, which the browser redraws in a few milliseconds.
 
@@ -351,6 +352,7 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
         ``<style>`` plus ``<div class="ts-heat" data-table=KEY>`` holding the table and the key.
     """
     from toolsearch.analysis.charts import context_label  # plotly is imported by the page anyway
+    from toolsearch.analysis.sweep import heat_rows
     from toolsearch.analysis.palette import STATE_COLORS, text_on
     from toolsearch.engine.constants import FORMS
 
@@ -364,7 +366,7 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
 
     points = [p for p in points if p.context_length]
     contexts = sorted({p.context_length for p in points})
-    ys = sorted({yval(p) for p in points}, reverse=True)
+    ys = heat_rows(yval(p) for p in points)
     cell = {(yval(p), p.context_length): p for p in points}
     at = (current[0], current[1]) if current and current[0] else None
     esc = html.escape
