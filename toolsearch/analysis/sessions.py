@@ -890,8 +890,10 @@ class ListingWhatIf:
         session: the session id; ``tool``: the tool's wire name; ``server``: its server.
         context_length: the context length used (the session's, else the one given, else unknown).
         budget: the listing budget at those settings (tokens, docs/reference.md §4).
-        listed: its name was in the listing (so the search round trip was avoidable).
-        searches_before: discovery calls the session made before calling it.
+        listed: its name was in the listing (so the searches just before its call were avoidable).
+        searches_before: the ``tool_search`` calls the session made just before calling it (since
+            its previous tool call), as :func:`called_tools` counts them: summed over the listed
+            tools of the sessions at one context length, they are that length's ``searches_saved``.
         smallest_budget: the smallest budget that lists it (``None``: no budget does).
         threshold_pct: the smallest threshold_pct (steps of 0.1) reaching that budget at this context
             length (``None`` when unknown or unreachable).
@@ -916,6 +918,15 @@ class ListingWhatIf:
                 "server": shown_name(self.server)}
 
 
+#: The heading of :attr:`ListingWhatIf.searches_before` on the Sessions page and in ``toolsearch sessions``;
+#: not "round trips before" (the pin what-if's "round trips before first uses" also counts describes).
+SEARCHES_JUST_BEFORE_COLUMN = "searches just before"
+#: What that column counts, in a sentence (the same page and command).
+SEARCHES_JUST_BEFORE_WORDS = ("searches just before: the tool_search calls since the session's previous tool call, "
+                              "the ones a listing that names the tool saves (summed over the listed tools, they are "
+                              "the searches saved)")
+
+
 def _listed(step: Any, label: str) -> bool:
     return step is not None and step.form in ("full", "names", "mixed") and label not in step.collapsed
 
@@ -932,6 +943,7 @@ def listing_what_if(sessions: Sequence[Session], inspector: Inspector, config: T
         TokenizerError: an unknown tokenizer name.
     """
     bridge = inspector.bridge(config)
+    registered = inspector.full_registration.by_name()
     ladder = listing_ladder(inspector.planner, config, tokenizer)
     smallest: dict[str, int | None] = {}
     out: list[ListingWhatIf] = []
@@ -939,25 +951,15 @@ def listing_what_if(sessions: Sequence[Session], inspector: Inspector, config: T
         ctx = session.context_length or context_length
         budget = listing_budget(ctx, config.threshold_pct, config.listing_max_tokens)[0]
         at_budget = ladder.step_at(budget) if ladder.activated else None
-        discovery = 0
-        seen: set[str] = set()
-        for event in session.events:
-            if isinstance(event, (SearchEvent, DescribeEvent)):
-                discovery += 1
-                continue
-            if not isinstance(event, CallEvent) or event.name in seen:
-                continue
-            tool = bridge.deferred_by_name.get(event.name)
-            if tool is None or (event.via == "direct" and discovery == 0):
-                continue
-            seen.add(event.name)
-            label = tool.label
+        # the same called tools and the same searches before each as searches_saved counts
+        for called in _called_in(session, bridge, registered, set()):
+            label = called.label
             if label not in smallest:
                 smallest[label] = _smallest_listing_budget(ladder, label)
             need = smallest[label]
             out.append(ListingWhatIf(
-                session.id, event.name, tool.server or label, ctx, budget, _listed(at_budget, label), discovery, need,
-                threshold_pct_for_budget(need, ctx) if need is not None else None,
+                session.id, called.tool, called.server, ctx, budget, _listed(at_budget, label), called.searches_before,
+                need, threshold_pct_for_budget(need, ctx) if need is not None else None,
                 listing_max_tokens_for_budget(need) if need is not None else None))
     return out
 
@@ -1022,34 +1024,41 @@ def called_tools(sessions: Sequence[Session], inspector: Inspector,
     out: list[CalledTool] = []
     other: set[str] = set()
     for session in sessions:
-        pending = 0
-        searched = False
-        seen: set[str] = set()
-        for event in session.events:
-            if isinstance(event, SearchEvent):
-                pending += 1
-                searched = True
-                continue
-            if not isinstance(event, CallEvent):
-                continue
-            searches, pending = pending, 0
-            if event.via == "direct" and not searched:
-                continue
-            tool = bridge.deferred_by_name.get(event.name)
-            if tool is None:
-                # as catalog_drift: a direct call of a name neither the catalog nor an ``mcp__``
-                # prefix claims is the harness's own tool (terminal, read_file), not a catalog's
-                known = registered.get(event.name)
-                if known is not None and known.kind == "core":
-                    continue  # the harness's own tool: never deferred, so no listing is about it
-                if event.via == "tool_call" or known is not None or _mcp_server(event.name):
-                    other.add(event.name)
-                continue
-            if event.name in seen:
-                continue
-            seen.add(event.name)
-            out.append(CalledTool(session.id, event.name, tool.server or tool.label, tool.label, searches))
+        out.extend(_called_in(session, bridge, registered, other))
     return out, sorted(other)
+
+
+def _called_in(session: Session, bridge: Any, registered: Mapping[str, Any], other: set[str]) -> list[CalledTool]:
+    """:func:`called_tools` for one session (the distinct tools the catalog does not defer go to ``other``)."""
+    out: list[CalledTool] = []
+    pending = 0
+    searched = False
+    seen: set[str] = set()
+    for event in session.events:
+        if isinstance(event, SearchEvent):
+            pending += 1
+            searched = True
+            continue
+        if not isinstance(event, CallEvent):
+            continue
+        searches, pending = pending, 0
+        if event.via == "direct" and not searched:
+            continue
+        tool = bridge.deferred_by_name.get(event.name)
+        if tool is None:
+            # as catalog_drift: a direct call of a name neither the catalog nor an ``mcp__``
+            # prefix claims is the harness's own tool (terminal, read_file), not a catalog's
+            known = registered.get(event.name)
+            if known is not None and known.kind == "core":
+                continue  # the harness's own tool: never deferred, so no listing is about it
+            if event.via == "tool_call" or known is not None or _mcp_server(event.name):
+                other.add(event.name)
+            continue
+        if event.name in seen:
+            continue
+        seen.add(event.name)
+        out.append(CalledTool(session.id, event.name, tool.server or tool.label, tool.label, searches))
+    return out
 
 
 @dataclass(frozen=True)

@@ -129,8 +129,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 inspector: Inspector, *, flags: Sequence[SessionFlags] = (), drift: CatalogDrift | None = None,
                 at_lengths: Sequence[CalledListed] = (), not_deferred: Sequence[str] = ()) -> str:
     """The text report of ``toolsearch sessions``."""
-    from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, SESSION_ORDER_WORDS,  # noqa: PLC0415
-                                     aggregates, counters_line,
+    from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, SEARCHES_JUST_BEFORE_COLUMN,  # noqa: PLC0415
+                                     SEARCHES_JUST_BEFORE_WORDS, SESSION_ORDER_WORDS, aggregates, counters_line,
                                      released_hermes_sessions, released_hermes_words, shown_name, shown_names, summary)
 
     data = summary(sessions, rep)
@@ -173,8 +173,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                   "—" if w.threshold_pct is None else f"{w.threshold_pct:g}",
                   "—" if w.listing_max_tokens is None else w.listing_max_tokens] for w in what_if]
         out += ["listing what-if (was the called tool named in the listing at the session's settings?):",
-                _table(wrows, ["session", "tool", "listed", "round trips before", "context length", "budget", "smallest budget",
-                               "threshold_pct", "listing_max_tokens"]), ""]
+                _table(wrows, ["session", "tool", "listed", SEARCHES_JUST_BEFORE_COLUMN, "context length", "budget", "smallest budget",
+                               "threshold_pct", "listing_max_tokens"]), SEARCHES_JUST_BEFORE_WORDS, ""]
     if at_lengths:
         lrows = [[_length(c.context_length), c.budget, c.short_label, share_cell(c.called_listed, c.called_total),
                   c.searches_saved] for c in at_lengths]

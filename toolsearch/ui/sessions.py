@@ -26,7 +26,7 @@ from toolsearch.engine.invisible import json_text, quoted
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.variants import variant_sources
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
-from toolsearch.analysis.sessions import (NO_DEFERRED_CALLED_WORDS, SESSION_ORDER_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
+from toolsearch.analysis.sessions import (NO_DEFERRED_CALLED_WORDS, SEARCHES_JUST_BEFORE_COLUMN, SEARCHES_JUST_BEFORE_WORDS, SESSION_ORDER_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, with_recorded_lengths, counters_line, released_hermes_sessions,
                                  released_hermes_words, scrub_sessions, shown_name, shown_names,
@@ -146,7 +146,7 @@ VIEWS = ["Recorded vs replayed", "Failed searches", "Listing what-if", "Per mode
 CONTEXT_COLUMN = "context length (tokens)"
 #: The per-called-tool what-if's two tables, the same rows in each (session, tool and context
 #: length name the row): whether the listing named the tool, and the smallest settings that would.
-WHAT_IF_LISTED = ("session", "tool", "server", CONTEXT_COLUMN, "budget (tokens)", "listed", "round trips before")
+WHAT_IF_LISTED = ("session", "tool", "server", CONTEXT_COLUMN, "budget (tokens)", "listed", SEARCHES_JUST_BEFORE_COLUMN)
 WHAT_IF_SMALLEST = ("session", "tool", CONTEXT_COLUMN, "smallest budget", "threshold_pct", "listing_max_tokens")
 
 
@@ -156,7 +156,7 @@ def what_if_rows(what_if: Sequence[Any]) -> list[dict[str, Any]]:
     return [{"session": shown_name(w.session), "tool": shown_name(w.tool), "server": shown_name(w.server),
              CONTEXT_COLUMN: w.context_length if w.context_length else "unknown",
              "budget (tokens)": w.budget, "listed": "yes" if w.listed else "no",
-             "round trips before": w.searches_before, "smallest budget": w.smallest_budget,
+             SEARCHES_JUST_BEFORE_COLUMN: w.searches_before, "smallest budget": w.smallest_budget,
              "threshold_pct": w.threshold_pct, "listing_max_tokens": w.listing_max_tokens} for w in what_if]
 
 
@@ -364,7 +364,8 @@ def render() -> None:
                           nowrap=(CALLED_LISTED_COLUMN,))
         st.caption("Per called tool, at each session's own recorded context length: was its name already in the listing at the "
                    "session's context length (else the sidebar's) and the sidebar's threshold_pct and "
-                   "listing_max_tokens? If so the search round trip was avoidable. Smallest settings: the "
+                   "listing_max_tokens? If so the searches just before its call were avoidable. "
+                   f"{SEARCHES_JUST_BEFORE_WORDS[0].upper()}{SEARCHES_JUST_BEFORE_WORDS[1:]}. Smallest settings: the "
                    "smallest budget that lists it, and the threshold_pct (steps of 0.1) and listing_max_tokens "
                    "(steps of 1 token) that reach that budget.")
         if not what_if:
