@@ -62,7 +62,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.listing import GroupBlocks, choose_listing, collapse_order
 from ..engine.plan import Planner, listing_budget, tool_search_description
 from ..engine.tokens import Tokenizer, get_tokenizer
-from .quantities import form_word
+from .quantities import form_word, tool_search_description_tokens
 
 #: How the best choice compares with the reference, best news last.
 VERDICTS = ("not_applicable", "same", "smaller_listing", "more_names", "fewer_collapsed", "missed_fit")
@@ -453,7 +453,8 @@ def compare_collapse(planner: Planner, config: ToolSearchConfig, context_length:
     def description_tokens(outcome: CollapseOutcome) -> int:
         if not config.active or not deferral.deferred:
             return 0  # tier 0: there is no tool_search tool
-        return tk.count(tool_search_description(len(deferral.deferred), outcome.form, outcome.text, planner.profile))
+        return tool_search_description_tokens(
+            tool_search_description(len(deferral.deferred), outcome.form, outcome.text, planner.profile), tk.effective)
 
     return CollapseComparison(
         budget=budget, context_length=context_length, threshold_pct=config.threshold_pct,

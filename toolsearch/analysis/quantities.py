@@ -17,6 +17,7 @@ from typing import Mapping
 
 from ..engine.plan import Plan, Planner
 from ..engine.registration import Registration
+from ..engine.tokens import get_tokenizer
 from ..engine.search import gate_term_text  # noqa: F401  (re-exported: the gate term as shown)
 
 
@@ -177,6 +178,19 @@ def budget(plan: Plan) -> int:
 def saved_per_request(plan: Plan) -> int:
     """:data:`SAVED` in tokens (display tokenizer); negative when tool search adds tokens."""
     return plan.eager_tokens - plan.tools_tokens
+
+
+def tool_search_description_tokens(text: str | None, tokenizer: str) -> int:
+    """The ``tool_search`` description text alone (framing paragraph and listing), counted raw with
+    ``tokenizer`` (the planning tokenizer: the one the Listing figure uses); 0 without a description
+    (tier 0 has no tool_search tool). Inside the tools array the text is JSON-escaped, so it counts a
+    little more there. The Model view page and the collapse what-if (``toolsearch collapse``, the
+    Compare & collapse page) show this figure.
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
+    """
+    return get_tokenizer(tokenizer).count(text) if text else 0
 
 
 def tool_schemas(planner: Planner, tokenizer: str) -> dict[str, int]:

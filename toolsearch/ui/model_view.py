@@ -6,6 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from toolsearch.analysis.quantities import tool_search_description_tokens
 from toolsearch.ui import common, signals
 from toolsearch.engine.invisible import json_text, reveal_data
 from toolsearch.engine.transport import TRANSPORTS, transport_note, wire_tools
@@ -99,7 +100,8 @@ if common.require_catalog(v):
               delta_color="off", delta_arrow="off", width="content")
     desc = plan.tool_search_description or ""
     c3.metric("tool_search description (characters)", f"{len(desc):,}",
-              f"{-(-len(desc) // 4):,} tokens (chars4)" if desc else "no bridge in tier 0", delta_color="off", delta_arrow="off",
+              f"{tool_search_description_tokens(desc, plan.planning_tokenizer):,} tokens ({plan.planning_tokenizer})"
+              if desc else "no bridge in tier 0", delta_color="off", delta_arrow="off",
               help="The description text alone, counted raw; inside the tools array it is JSON-escaped and sits in "
                    "the tool_search definition, so the tools array figure is larger.", width="content")
     signals.cost_verdict(plan)
