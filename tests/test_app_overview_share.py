@@ -28,3 +28,25 @@ def test_saved_share_short_of_all_is_not_shown_as_100_percent():
     assert metric.value == f"{saved:,}"
     assert metric.proto.delta == f"{int(1000 * saved / eager) / 10:.1f}% of all schemas up front", metric.proto.delta
     assert not metric.proto.delta.startswith("100%")
+
+
+def test_report_says_the_same_share_as_the_overview(tmp_path):
+    """The HTML report (``toolsearch report``) shows the saved share the Overview page shows
+    (``quantities.saved_share_words``), not a whole-percent rounding that reads as "100%"."""
+    import html
+    import re
+
+    from conftest import run_cli
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"catalog": "cloudflare-flat", "ctx": "200K"})
+    at.run()
+    assert not at.exception, at.exception
+    page = next(m for m in at.metric if m.label == Q.SAVED.name).proto.delta
+    plan = Inspector.from_files([SAMPLES / "cloudflare-flat.yaml"]).plan(parse_config({}), 200_000)
+    assert page == Q.saved_share_words(plan) == "99.8% of all schemas up front"
+    out = tmp_path / "r.html"
+    run_cli("report", str(SAMPLES / "cloudflare-flat.yaml"), "--context-length", "200000", "-o", str(out))
+    text = html.unescape(re.sub(r"<[^>]+>", " ", out.read_text(encoding="utf-8")))
+    shares = set(re.findall(r"\(([\d.]+% of all schemas up front)\)", text))
+    assert shares == {page}

@@ -193,6 +193,19 @@ def tool_search_description_tokens(text: str | None, tokenizer: str) -> int:
     return get_tokenizer(tokenizer).count(text) if text else 0
 
 
+def saved_share_words(plan: Plan) -> str | None:
+    """:data:`SAVED` as a share of All schemas up front, in words (``97% of all schemas up front``),
+    as the Overview page and the report show it; ``None`` when nothing is sent up front or tool
+    search costs more (a negative saving is said in tokens). Whole percent, except that a share short
+    of 100 is never shown as 100 (99.88 → 99.8)."""
+    eager, saved = all_schemas_up_front(plan), saved_per_request(plan)
+    if not eager or saved < 0:
+        return None
+    share = 100 * saved / eager
+    shown = f"{int(share * 10) / 10:.1f}" if saved < eager and round(share) >= 100 else f"{share:.0f}"
+    return f"{shown}% of {ALL_SCHEMAS.name.lower()}"
+
+
 def tool_schemas(planner: Planner, tokenizer: str) -> dict[str, int]:
     """:data:`TOOL_SCHEMA` per tool, ``{wire name: tokens}`` (each definition counted alone).
 

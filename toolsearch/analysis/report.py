@@ -180,8 +180,7 @@ def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context
         (f"{Q.ALL_SCHEMAS.name.lower()} ({plan.display_tokenizer})", _tokens(eager) + pct(eager)),
         (f"{Q.TOOLS_ARRAY.name.lower()} ({plan.display_tokenizer})", _tokens(tools) + pct(tools)),
         (f"{Q.DEFERRED_SCHEMAS.name.lower()} ({plan.display_tokenizer})", _tokens(Q.deferred_schemas(plan))),
-        (Q.SAVED.name.lower(), _tokens(saved) + (f" ({100 * saved / eager:.0f}% of all schemas up front)"
-                                                 if eager else "")),
+        (Q.SAVED.name.lower(), _tokens(saved) + (f" ({Q.saved_share_words(plan)})" if Q.saved_share_words(plan) else "")),
     ]
     if plan.activated and saved < 0:
         rows.append(("verdict", f"tool search adds {-saved:,} tokens per request here; consider enabled: off"))

@@ -47,11 +47,7 @@ if common.require_catalog(v):
               help=signals.TOOLS_ARRAY_HELP, width="content")
     saved = Q.saved_per_request(plan)
     if saved >= 0:
-        share = 100 * saved / eager if eager else 0.0
-        # a share short of 100 % is never shown as 100 (99.64 → 99.6)
-        shown = f"{int(share * 10) / 10:.1f}" if saved < eager and round(share) >= 100 else f"{share:.0f}"
-        e3.metric(Q.SAVED.name, f"{saved:,}",
-                  f"{shown}% of all schemas up front" if eager else None,
+        e3.metric(Q.SAVED.name, f"{saved:,}", Q.saved_share_words(plan),
                   delta_color="normal", width="content")
     else:  # a cost: red, with the verdict below
         e3.metric(Q.SAVED.name, f"{saved:,}",
