@@ -95,7 +95,7 @@ def test_sample_store_recorded_vs_replayed():
     failed = frame(at, "sessions_failed")
     assert list(failed["query"]) == ["grafana dashboard latency", "page the on-call engineer",
                                      "rotate kubernetes secret"]
-    assert list(failed["gate term"]) == ["latenc", "engin", "rotat"]
+    assert list(failed["gate term"]) == ["latency → latenc", "engineer → engin", "rotate → rotat"]
 
 
 def test_per_model_empty_searches_are_shares_named_apart_from_the_empty_counts():
@@ -138,7 +138,7 @@ def test_timeline_masks_secrets_and_shows_drift():
     assert details[0] == "page the on-call engineer"
     assert f'"api_token": "{C.SECRET_MASK}"' in details[2]
     assert "glsa_" not in " ".join(map(str, timeline.to_numpy().ravel()))
-    assert timeline.iloc[0]["reference"] == "(empty: the gate term 'engin' occurs in no tool)"
+    assert timeline.iloc[0]["reference"] == "(empty: the gate term 'engineer → engin' occurs in no tool)"
     at.selectbox(key="sessions_pick").set_value("20261128_170000_d4").run()
     row = frame(at, "sessions_timeline").iloc[0]
     assert row["recorded"] == "mcp__slack__slack_send_message"

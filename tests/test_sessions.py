@@ -422,7 +422,7 @@ def test_replay_outcomes_and_drift(inspector):
         ("s-first", "on-call schedule", 3, False, True, False, True, False),
         ("s-second", "slack send message", 5, False, False, False, False, True)]
     first = rep.queries[0].replayed["reference"]
-    assert (first.gate, first.why) == ("engin", "the gate term 'engin' occurs in no tool")
+    assert (first.gate, first.gate_word, first.why) == ("engin", "engineer", "the gate term 'engineer → engin' occurs in no tool")
     assert rep.queries[2].replayed["reference"].matches == ("mcp__slack__slack_update_message",
                                                            "mcp__grafana__update_dashboard")
     assert summary(sessions, rep) == {
@@ -521,7 +521,7 @@ def test_cli_variant_and_text_report():
     # the per-model shares as the Sessions page gives them (one decimal), under the page's column names
     assert "searches empty (recorded, %)  searches empty (reference, %)" in text
     assert re.search(r"openai/gpt-5-mini +3 +7 +2\.33 +28\.6% +28\.6%", text), text
-    assert "page the on-call engineer  1      engin      the gate term 'engin' occurs in no tool" in text
+    assert "page the on-call engineer  1      engineer → engin  the gate term 'engineer → engin' occurs in no tool" in text
     assert "#1 search 'slack send message': recorded mcp__slack__slack_send_message; reference now " \
            "mcp__slack__slack_update_message, mcp__grafana__update_dashboard [drift]" in text
     assert "unicode" not in text.split("per model:")[0]

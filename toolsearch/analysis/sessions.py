@@ -47,7 +47,7 @@ from ..engine.invisible import marker, quoted, reveal_line
 from ..engine.secrets import mask_token_shapes, scrub_data, scrub_text
 from ..engine.plan import listing_budget, split_tools
 from ..engine.wording import counted
-from ..engine.search import required_coverage, tokenize, tokenize_unicode
+from ..engine.search import gate_term_text, required_coverage, tokenize, tokenize_unicode
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
                               SessionSourceError, ToolResult, ToolUse, capped_problems, decode_text, json_trouble,
                               name_first_problems, read_sessions, read_text, refuse_wal)
@@ -747,7 +747,8 @@ class Outcome:
         found_called: the matches contain a tool the session called later.
         drift: the matches differ from the recorded ones (``None`` without a recorded result).
         why: for an empty result, the reason in words (gate term and its document frequency).
-        gate: the query's gate term (``None`` without tokens).
+        gate: the query's gate term, a stem (``None`` without tokens).
+        gate_word: the query word it came from (``None`` when unknown).
     """
 
     matches: tuple[str, ...]
@@ -756,6 +757,12 @@ class Outcome:
     drift: bool | None
     why: str | None = None
     gate: str | None = None
+    gate_word: str | None = None
+
+    @property
+    def gate_text(self) -> str:
+        """The gate term as every surface shows it: word and stem (``engineer → engin``), ``—`` without one."""
+        return gate_term_text(self.gate_word, self.gate)
 
 
 @dataclass(frozen=True)
@@ -814,23 +821,28 @@ def replay_variants(asked: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(["reference", *names]))
 
 
-def why_empty(index: Any, query: str, limit: int) -> tuple[str, str | None]:
+def why_empty(index: Any, query: str, limit: int) -> tuple[str, str | None, str | None]:
     """Why ``query`` admits nothing on a :class:`~toolsearch.engine.search.SearchIndex`: (reason in words,
-    gate term). The gate term is the query's rarest term (highest IDF, first in query order on a
-    tie) and the coverage floor is :func:`~toolsearch.engine.search.required_coverage` (docs/reference.md §7.4)."""
+    gate term, the query word it came from). The gate term is the query's rarest term (highest IDF,
+    first in query order on a tie) and the coverage floor is
+    :func:`~toolsearch.engine.search.required_coverage` (docs/reference.md §7.4). The reason names the
+    gate term as ``toolsearch explain``, ``toolsearch search`` and the Search page show it, word and
+    stem (:func:`~toolsearch.engine.search.gate_term_text`: ``engineer → engin``)."""
     stems = (tokenize_unicode if index.options.tokenizer == "unicode" else tokenize)(query)
     if not stems:
-        return "no word the tokenizer reads (nothing to search for)", None
+        return "no word the tokenizer reads (nothing to search for)", None, None
     gate = max(stems, key=index.idf)
+    word = index.gate_word(query, gate)
+    shown = gate_term_text(word, gate)
     answerable = [t for t in dict.fromkeys(stems) if index.df(t) > 0]
     gate_df = index.df(gate)
     if gate_df == 0 and index.options.gate:
-        return f"the gate term '{gate}' occurs in no tool", gate
+        return f"the gate term '{shown}' occurs in no tool", gate, word
     if not answerable:
-        return "no query term occurs in any tool", gate
+        return "no query term occurs in any tool", gate, word
     required = required_coverage(len(answerable))
-    return (f"{gate_df} tool{'s' if gate_df != 1 else ''} contain the gate term '{gate}', but none covers "
-            f"{required} of the {len(answerable)} answerable terms"), gate
+    return (f"{gate_df} tool{'s' if gate_df != 1 else ''} contain the gate term '{shown}', but none covers "
+            f"{required} of the {len(answerable)} answerable terms"), gate, word
 
 
 def replay(sessions: Sequence[Session], inspector: Inspector, config: ToolSearchConfig,
@@ -868,11 +880,13 @@ def replay(sessions: Sequence[Session], inspector: Inspector, config: ToolSearch
                     hit = cache.get(key)
                     if hit is None:
                         matches = tuple(n for n, _ in bridge.index.search(record.query, limit))
-                        why, gate = why_empty(bridge.index, record.query, limit) if not matches else (None, None)
-                        hit = cache[key] = (matches, frozenset(matches), why, gate)
-                    matches, match_set, why, gate = hit
+                        why, gate, word = (why_empty(bridge.index, record.query, limit) if not matches
+                                           else (None, None, None))
+                        hit = cache[key] = (matches, frozenset(matches), why, gate, word)
+                    matches, match_set, why, gate, word = hit
                     outcomes[name] = Outcome(matches, not matches, not later_set.isdisjoint(match_set),
-                                             None if record.matches is None else matches != record.matches, why, gate)
+                                             None if record.matches is None else matches != record.matches, why, gate,
+                                             word)
                 out.append(QueryReplay(session.id, session.model, event.step, record.query, limit, record.matches,
                                        later, outcomes))
         if progress and (done % 200 == 0 or done == total):
@@ -1164,6 +1178,7 @@ class FailedQuery:
     gate: str | None
     why: str | None
     replay_empty: bool
+    gate_word: str | None = None
 
 
 @dataclass(frozen=True)
@@ -1225,8 +1240,8 @@ def aggregates(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
         "overall": figures(sessions),
         "per_model": {model: figures(group) for model, group in sorted(by_model.items())},
         "top_failed": [FailedQuery(query, len(qs), len({q.session for q in qs}), qs[0].replayed["reference"].gate,
-                                   qs[0].replayed["reference"].why,
-                                   qs[0].replayed["reference"].empty).__dict__ for query, qs in top],
+                                   qs[0].replayed["reference"].why, qs[0].replayed["reference"].empty,
+                                   qs[0].replayed["reference"].gate_word).__dict__ for query, qs in top],
         "top_missed": [MissedQuery(query, len(qs), len({q.session for q in qs}),
                                    shown_names(list(dict.fromkeys(t for q in qs for t in q.called_later))[:8]),
                                    any(q.replayed["reference"].found_called for q in qs)).__dict__
@@ -1627,7 +1642,8 @@ def query_to_dict(q: QueryReplay) -> dict[str, Any]:
                                                      "found_called": q.recorded_found_called},
         "called_later": shown_names(q.called_later),
         "replay": {v: {"matches": shown_names(o.matches), "empty": o.empty, "found_called": o.found_called,
-                       "drift": o.drift, "why": o.why, "gate": o.gate} for v, o in q.replayed.items()},
+                       "drift": o.drift, "why": o.why, "gate": o.gate, "gate_word": o.gate_word}
+                   for v, o in q.replayed.items()},
     }
 
 

@@ -130,7 +130,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 at_lengths: Sequence[CalledListed] = (), not_deferred: Sequence[str] = ()) -> str:
     """The text report of ``toolsearch sessions``."""
     from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, SEARCHES_JUST_BEFORE_COLUMN,  # noqa: PLC0415
-                                     SEARCHES_JUST_BEFORE_WORDS, SESSION_ORDER_WORDS, aggregates, counters_line,
+                                     SEARCHES_JUST_BEFORE_WORDS, SESSION_ORDER_WORDS, aggregates, counters_line, gate_term_text,
                                      released_hermes_sessions, released_hermes_words, shown_name, shown_names, summary)
 
     data = summary(sessions, rep)
@@ -158,7 +158,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                                               "searches empty (recorded, %)", "searches empty (reference, %)",
                                               "round trips per called tool"]), ""]
     if agg["top_failed"]:
-        fail_rows = [[_safe(f["query"]), f["count"], f["gate"] or "—",
+        fail_rows = [[_safe(f["query"]), f["count"], _safe(gate_term_text(f["gate_word"], f["gate"])),
                       _safe(f["why"]) if f["replay_empty"] else "finds matches now"] for f in agg["top_failed"]]
         out += ["failed searches (recorded empty):", _table(fail_rows, ["query", "times", "gate term", "why"]), ""]
     if agg["top_missed"]:

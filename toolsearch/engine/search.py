@@ -16,7 +16,7 @@ import unicodedata
 import warnings
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 import regex
 
@@ -535,6 +535,11 @@ RULE_IDF_SHARE = "idf-share"
 RULE_KNOWN_SHARE = "known-share"
 
 
+def _word_of(tokens: Iterable[tuple[str, str]], stem: str | None) -> str | None:
+    """The first query word (lowercased) of ``(word, stem)`` pairs whose stem is ``stem``."""
+    return next((raw.lower() for raw, term in tokens if term == stem), None)
+
+
 def gate_term_text(word: str | None, stem: str | None) -> str:
     """A gate term as shown to a reader: the query word and its stem, ``create → creat``.
 
@@ -640,7 +645,7 @@ class Explanation:
         ``None`` without a gate term."""
         if self.gate is None:
             return None
-        return next((raw.lower() for raw, term in self.tokens if term == self.gate), None)
+        return _word_of(self.tokens, self.gate)
 
     @property
     def gate_text(self) -> str:
@@ -1226,6 +1231,11 @@ class SearchIndex:
             return [i for i in pool if held.get(i, 0.0) / total >= opts.min_idf_share]
         return [i for i in pool if not self._exclusion(i, stems, gate, answerable, required)]
 
+    def gate_word(self, query: str, gate: str | None) -> str | None:
+        """The word of ``query`` the stem ``gate`` came from (lowercased, first in query order), as
+        :meth:`explain` gives it (``gate_word``); ``None`` when no word of the query has that stem."""
+        return _word_of(self._query_tokens(self._query_text(query)), gate)
+
     def explain(self, query: str, limit: int, max_candidates: int = 200) -> Explanation:
         """Explain one query: stems, df and IDF per term, gate, coverage, and every candidate.
 
@@ -1258,7 +1268,7 @@ class SearchIndex:
                                **extra)
         exact = set(self._by_lower.get(query.strip().lower(), ()))
         touched = sorted({i for t in answerable for i in self._postings.get(t, ())} | exact | fallback)
-        gate_text = gate_term_text(next((raw.lower() for raw, term in tokens if term == gate), None), gate)
+        gate_text = gate_term_text(_word_of(tokens, gate), gate)
         scores = dict(zip(touched, self._score(stems, touched)))
         freqs = self._bm25.doc_freqs
         admitted_bm25 = self._admitted(stems, gate, answerable, required)

@@ -26,6 +26,7 @@ from toolsearch.engine.invisible import json_text, quoted
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.variants import variant_sources
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
+from toolsearch.analysis.quantities import gate_term_text
 from toolsearch.analysis.sessions import (NO_DEFERRED_CALLED_WORDS, SEARCHES_JUST_BEFORE_COLUMN, SEARCHES_JUST_BEFORE_WORDS, SESSION_ORDER_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, with_recorded_lengths, counters_line, released_hermes_sessions,
@@ -321,7 +322,7 @@ def render() -> None:
             st.caption("Recorded searches that came back empty, most frequent first, with the gate term that "
                        f"stopped them under the reference search today. {GATE_TERM_WORDS}")
             literal_table(_visible_frame([{"query": f["query"], "times": f["count"], "sessions": f["sessions"],
-                                           "gate term": f["gate"] or "—",
+                                           "gate term": gate_term_text(f["gate_word"], f["gate"]),
                                            "why (reference, now)": f["why"] if f["replay_empty"] else "finds matches now"}
                                           for f in failed]), key="sessions_failed")
         missed = agg["top_missed"]
