@@ -48,7 +48,7 @@ def open_page(query: dict[str, str] | None = None) -> AppTest:
 
 
 #: A column only each table has.
-TABLES = {"sessions_variant_table": "outcome of", "sessions_failed": "gate term", "sessions_whatif": "round trips before",
+TABLES = {"sessions_variant_table": "outcome of", "sessions_failed": "gate term", "sessions_whatif": "searches just before",
           "sessions_whatif_smallest": "smallest budget",
           "sessions_models": "searches per session", "sessions_timeline": "event",
           "sessions_at_lengths": "called tools listed by name", "sessions_flags": "flags"}
