@@ -142,12 +142,14 @@ def pytest_configure(config):
     pytest-xdist, the test modules' rewritten asserts are cached once too
     (:func:`_rewrite_test_modules_once`). In every test process, AppTest's scan of the installed
     packages is done once (:func:`_scan_installed_components_once`), and each app script is
-    compiled once while its text is unchanged (:func:`_compile_app_scripts_once`)."""
+    compiled once while its text is unchanged (:func:`_compile_app_scripts_once`). The temporary
+    folders go to memory when the machine has room for them (:func:`_temporary_folders_in_memory`)."""
     if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(config.option, "tx", None):  # a process that runs tests
         _scan_installed_components_once()
         _compile_app_scripts_once()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
+    _temporary_folders_in_memory()
     import compileall  # noqa: PLC0415
 
     root = Path(__file__).resolve().parent.parent
@@ -155,6 +157,30 @@ def pytest_configure(config):
     if getattr(config.option, "tx", None):
         _rewrite_test_modules_once(config)
         _one_share_of_the_cpus_per_worker(len(config.option.tx))
+
+
+#: The memory-backed folder the tests' temporary folders go to when it has room, and the room it must have.
+MEMORY_FOLDER = Path("/dev/shm")
+MEMORY_FOLDER_ROOM = 2 * 1024 ** 3
+
+
+def _temporary_folders_in_memory() -> None:
+    """Put pytest's temporary folders (``tmp_path``; the xdist workers take theirs under the main
+    process's) in the machine's memory-backed folder (:data:`MEMORY_FOLDER`) when it has room,
+    unless a folder was chosen (``--basetemp``, ``PYTEST_DEBUG_TEMPROOT``, ``TMPDIR``). The files
+    are the same and are written by the same code; only ``fsync`` is no longer a wait for the disk.
+    On the 2-CPU test machine a Hermes store of 1,000 sessions written by Hermes' own writer (one
+    committed transaction per message) took 12.5 s on disk and 0.85 s there, and the suite writes
+    dozens of such stores, git repositories and a wheel's virtual environment. pytest's own naming
+    and clean-up (``pytest-of-USER/pytest-N``, the last three runs kept) are unchanged."""
+    if any(os.environ.get(name) for name in ("PYTEST_DEBUG_TEMPROOT", "TMPDIR")):
+        return
+    try:
+        room = os.statvfs(MEMORY_FOLDER)
+    except OSError:
+        return
+    if room.f_bavail * room.f_frsize >= MEMORY_FOLDER_ROOM and os.access(MEMORY_FOLDER, os.W_OK | os.X_OK):
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = str(MEMORY_FOLDER)
 
 
 def _one_share_of_the_cpus_per_worker(workers: int) -> None:
