@@ -154,3 +154,22 @@ def test_the_option_without_a_baseline_is_a_usage_error() -> None:
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
         assert done.stderr.startswith("toolsearch: error: check: --fail-on-worse: ")
         assert "--baseline" in done.stderr
+
+
+def test_the_example_in_docs_ci_prints_the_line_it_shows() -> None:
+    """docs/ci.md "Worse than the baseline": its command (in parentheses under the line) prints the
+    line, with the budget the page names, and the condition titles it lists are the ones printed."""
+    from toolsearch.cli.review import GITHUB_TITLES  # noqa: PLC0415
+
+    doc = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    section = doc.split("### Worse than the baseline", 1)[1].split("\n## ", 1)[0]
+    line = section.split("```text\n", 1)[1].split("\n```", 1)[0]
+    command = section.split("(`toolsearch ", 1)[1].split("`:", 1)[0].split()
+    done = run_cli(*command, cwd=ROOT)
+    assert done.returncode == 1
+    assert f"\n{line}\n" in done.stdout
+    assert "in a budget of 92 tokens" in section and "\n4,600           92 " in done.stdout
+    annotations = doc.split("### Annotations on the pull request", 1)[1].split("\n## ", 1)[0]
+    listed = annotations.split("which condition: ", 1)[1].split(";", 1)[0].replace("\n", " ")
+    assert sorted(t.strip("` ") for t in listed.split(", ")) == sorted(t.removeprefix("toolsearch check: ")
+                                                                       for t in GITHUB_TITLES.values())

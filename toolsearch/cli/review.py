@@ -163,9 +163,9 @@ def add_parsers(sub: Any) -> None:
                     "they do, 1 when they do not (saying where and why, and which settings would), 2 for bad "
                     "input. With --baseline (the catalog before a change), each length also shows what changed "
                     "in tier, form, listing tokens and the prompt-cache prefix; --fail-on-worse also fails where "
-                    "that change makes disclosure worse (a higher tier, or a server of both catalogs listed "
-                    "worse: full > names > summary > hidden; a larger listing alone is not worse). --format github "
-                    "prints one GitHub Actions annotation per failure.",
+                    "that change makes disclosure worse: a server both catalogs have in a worse state (visible, "
+                    "then full, names, summary, hidden; so a higher tier that costs such a server), not a larger "
+                    "listing alone. --format github prints one GitHub Actions annotation per failure.",
         formatter_class=raw, epilog=_epilog(
             "toolsearch check sample_catalogs/team-workspace.yaml --context-lengths 32k,200k --goal names",
             "toolsearch check docs/examples/diff-tuesday.yaml --baseline docs/examples/diff-monday.yaml "
@@ -206,8 +206,9 @@ def add_parsers(sub: Any) -> None:
                         "against the baseline too; needs --baseline")
     p.add_argument("--fail-on-worse", action="store_true",
                    help="with --baseline: also fail (exit 1) at a context length where the change makes disclosure "
-                        "worse than the baseline: a higher tier (0 > 1 > 2), or a server of both catalogs listed "
-                        "worse (full > names > summary > hidden); a larger listing alone is not worse")
+                        "worse than the baseline: a server both catalogs have in a worse state (visible, then full, "
+                        "names, summary, hidden), so also a higher tier that costs such a server; new servers and a "
+                        "larger listing alone are not worse")
     output = p.add_mutually_exclusive_group()
     output.add_argument("--format", choices=("text", "markdown", "json", "github"), default="text",
                         help="text (default), markdown (for a pull request comment), json, or github (GitHub Actions "
