@@ -141,8 +141,8 @@ def test_a_server_name_with_a_line_break_stays_on_the_sentences_line(tmp_path: P
     assert f"at 16,000 tokens: worse than the baseline: server listed worse: {marked} (names → summary)" \
         in run_cli(*args).stdout
     data = json.loads(run_cli(*args, "--json").stdout)
-    assert data["contexts"][0]["failures"] == [f"worse than the baseline: server listed worse: {marked} "
-                                               "(names → summary)"]
+    assert data["contexts"][0]["failures"] == [(f"worse than the baseline: server listed worse: {marked} "
+                                                "(names → summary)")]
     assert data["contexts"][0]["baseline"]["worse_servers"][0]["name"] == evil  # the data as it is
 
 

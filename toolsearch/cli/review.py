@@ -44,7 +44,7 @@ from .common import (GOAL_HELP, as_typed, load_harness_config, input_written_ove
                      note_unused_settings, unconfigured_servers, unconfigured_words,
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
-from .textfmt import one_line, output_file, parse_context_lengths, text_table, whole_number
+from .textfmt import github_command, one_line, output_file, parse_context_lengths, text_table, whole_number
 
 if TYPE_CHECKING:
     from ..analysis import check as check_mod
@@ -525,27 +525,6 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
 GITHUB_TITLES = {"keep": "toolsearch check: a server to keep collapsed", "goal": "toolsearch check: goal missed",
                  "size": "toolsearch check: listing over the limit", "headroom": "toolsearch check: headroom missed",
                  "worse": "toolsearch check: worse than the baseline"}
-
-
-def github_data(text: str) -> str:
-    """``text`` as the message of a GitHub Actions workflow command (``::error ...::MESSAGE``): one
-    line, with ``%``, CR and LF percent-encoded as the runner decodes them (``%25``, ``%0D``,
-    ``%0A``), so no text can end the command or start another. Controls and invisible characters
-    are first shown as markers, as in every one-line output (:func:`~toolsearch.cli.textfmt.one_line`)."""
-    return one_line(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def github_property(text: str) -> str:
-    """``text`` as a property value of a workflow command (``title=VALUE``, ``file=VALUE``):
-    :func:`github_data`, and ``:`` and ``,`` encoded too (``%3A``, ``%2C``), which would otherwise end
-    the value or the properties."""
-    return github_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def github_command(command: str, message: str, **properties: str) -> str:
-    """One workflow command line: ``::error title=T,file=F::message`` (properties in the order given)."""
-    props = ",".join(f"{key}={github_property(value)}" for key, value in properties.items())
-    return f"::{command}{' ' + props if props else ''}::{github_data(message)}"
 
 
 def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sources: Sequence[str],
