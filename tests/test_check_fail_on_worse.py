@@ -11,8 +11,14 @@ import json
 from pathlib import Path
 
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import run_cli
+from toolsearch.analysis.check import check_catalog
+from toolsearch.engine.catalog import load_source
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).resolve().parent.parent
 MONDAY = ROOT / "docs" / "examples" / "diff-monday.yaml"
@@ -173,3 +179,46 @@ def test_the_example_in_docs_ci_prints_the_line_it_shows() -> None:
     listed = annotations.split("which condition: ", 1)[1].split(";", 1)[0].replace("\n", " ")
     assert sorted(t.strip("` ") for t in listed.split(", ")) == sorted(t.removeprefix("toolsearch check: ")
                                                                        for t in GITHUB_TITLES.values())
+
+
+# --- invariants of "worse", on the library function the CLI calls ----------------------------------
+
+_TEAM = Inspector(load_source(ROOT / "sample_catalogs" / "team-workspace.yaml"))
+_lengths = st.lists(st.integers(min_value=1_000, max_value=1_000_000), min_size=1, max_size=4)
+_caps = st.integers(min_value=200, max_value=8_000)
+
+
+@settings(max_examples=25, deadline=None)
+@given(lengths=_lengths, old_cap=_caps, extra=st.integers(min_value=0, max_value=8_000),
+       pct=st.floats(min_value=0.5, max_value=20))
+def test_a_larger_budget_is_never_worse(lengths: list[int], old_cap: int, extra: int, pct: float) -> None:
+    """The same catalog with a listing_max_tokens at least as large as the baseline's (same
+    threshold_pct): no server is ever seen worse, at any length; the same settings: none either."""
+    old = parse_config({"threshold_pct": pct, "listing_max_tokens": old_cap})
+    new = parse_config({"threshold_pct": pct, "listing_max_tokens": min(old_cap + extra, 60_000)})
+    for config in (new, old):
+        result = check_catalog(_TEAM, config, lengths, "any", "chars4", baseline=_TEAM, baseline_config=old,
+                               fail_on_worse=True)
+        assert all(c.change is not None and not c.change.worse for c in result.lengths)
+        assert not any(m.kind == "worse" for c in result.lengths for m in c.misses)
+
+
+@settings(max_examples=25, deadline=None)
+@given(lengths=_lengths, new_cap=_caps, less=st.integers(min_value=1, max_value=8_000))
+def test_worse_is_a_failure_exactly_with_the_option(lengths: list[int], new_cap: int, less: int) -> None:
+    """A smaller listing_max_tokens than the baseline's: wherever a server is seen worse, the length
+    fails with the option and the sentence names that server; without it, the verdict is the goal's."""
+    old = parse_config({"listing_max_tokens": min(new_cap + less, 60_000)})
+    new = parse_config({"listing_max_tokens": new_cap})
+    gated = check_catalog(_TEAM, new, lengths, "any", "chars4", baseline=_TEAM, baseline_config=old, fail_on_worse=True)
+    free = check_catalog(_TEAM, new, lengths, "any", "chars4", baseline=_TEAM, baseline_config=old)
+    for g, f in zip(gated.lengths, free.lengths):
+        assert g.change.worse == f.change.worse
+        assert (g.worse is not None) == g.change.worse
+        if g.change.worse:
+            assert not g.holds and g.failures[-1] == g.worse.sentence
+            assert g.change.worse_servers[0].name in g.worse.sentence
+            assert g.worse.sentence not in f.failures
+        else:
+            assert g.failures == f.failures
+    assert free.passed == all(not [m for m in c.misses if m.kind != "worse"] for c in gated.lengths)
