@@ -547,8 +547,11 @@ def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sourc
     for line in _verdict_lines(result)[len(items):]:  # the settings that would reach the goal
         lines.append(github_command("notice", line, title="toolsearch check: settings"))
     verdict = "passed" if result.passed else f"failed ({counted(len(items), 'condition')} missed)"
-    lines.append(one_line(f"toolsearch check {verdict}: {_goal_line(result)}; "
-                          f"{_settings_words(config)}, planning tokenizer {result.planning_tokenizer}"))
+    settings = f"{_settings_words(config)}, planning tokenizer {result.planning_tokenizer}"
+    old = result.baseline_config
+    if old is not None and _settings_words(old) != _settings_words(config):  # as the text output says it
+        settings += f" (baseline: {_settings_words(old)})"
+    lines.append(one_line(f"toolsearch check {verdict}: {_goal_line(result)}; {settings}"))
     return lines
 
 
