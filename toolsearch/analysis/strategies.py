@@ -58,7 +58,7 @@ import yaml
 from ..engine.invisible import quoted, reveal_line
 from ..engine import constants as C
 from ..engine import readers
-from ..engine.bridge import Bridge, to_wire
+from ..engine.bridge import Bridge
 from ..engine.catalog import Catalog, Problem
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
@@ -68,6 +68,7 @@ from ..engine.registration import RegisteredTool
 from ..engine.search import SearchIndex, doc_for
 from .skills import Skill, SkillSet
 from ..engine.tokens import chars4, compact_json, get_tokenizer, tools_array_tokens
+from .quantities import bridge_response
 from .wording import agree, counted
 
 # --- names ----------------------------------------------------------------------------------
@@ -1159,7 +1160,7 @@ class _Tiered(_Sim):
 
     def _response(self, kind: str, label: str, response: Mapping[str, Any]) -> Piece:
         return Piece(f"{kind}:{len(self.conversation)}:{label}", f"{kind} {label}", RESPONSE,
-                     self.m.tokenizer.count(to_wire(response)))
+                     bridge_response(response, self.m.settings.tokenizer))
 
     def search(self, query: str) -> tuple[str, str]:
         bridge = self.plan()[1]
@@ -1170,7 +1171,7 @@ class _Tiered(_Sim):
         self.conversation.append(piece)
         matches = response["results"][0]["matches"]
         found = ", ".join(matches) if matches else "no matches"
-        return "ok", f"tool_search: {found} (response {piece.tokens:,} tokens)"
+        return "ok", f"tool_search: {found} (response {counted(piece.tokens, 'token')})"
 
     def describe(self, names: tuple[str, ...]) -> tuple[str, str]:
         bridge = self.plan()[1]

@@ -41,7 +41,7 @@ if common.require_catalog(v):
         table = pd.DataFrame([{
             "scope": common.visible(row.scope or common.WHOLE_CATALOG), "tier": row.tier, "form": row.short_label,
             TOOLS_COLUMN: row.tokens_per_request,
-            "% of context": (f"{100 * row.tokens_per_request / v.context_length:,.1f}%" if v.context_length else "—"),
+            "% of context": Q.context_share(row.tokens_per_request, v.context_length) or "—",
             "tools reachable": f"{row.session_tools} of {row.catalog_tools}",
             "budget (tokens)": row.budget, "listing (tokens)": row.listing_tokens,
             "deferred": row.deferred, "visible": row.visible, f"{Q.ALL_SCHEMAS.name.lower()} (tokens)": row.eager_tokens,
