@@ -187,7 +187,7 @@ def test_tuning_multi_length_recommendation_matches_engine():
     # (the session-file path input, folded away, asks a browser it cannot place for the launch token)
     warnings = [w.value for w in at.warning if "launch token" not in w.value]
     assert len(warnings) == 1 and warnings[0].startswith("The recommendation lists less than the current settings at ")
-    assert "200,000 tokens (lower form: full → names)" in warnings[0]
+    assert "200K (lower form: full → names)" in warnings[0]  # lengths as recommend writes them
     assert warnings[0].endswith("to list more there, give those lengths a stricter goal (Other goal at some "
                                 "lengths), ask for more headroom, or keep the current settings.")  # advice it can follow
 
@@ -204,7 +204,7 @@ def test_the_lowered_listing_warning_does_not_say_an_unreachable_goal_is_met():
     assert metric(at, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
     warnings = [w.value for w in at.warning if w.value.startswith("The recommendation lists less than")]
     assert len(warnings) == 1, [w.value for w in at.warning]
-    assert "1,000,000 tokens (lower: 9 → 7 of 9 servers named)" in warnings[0], warnings
+    assert "1M (lower: 9 → 7 of 9 servers named)" in warnings[0], warnings
     assert "meets the goal" not in warnings[0] and "best reachable setting" in warnings[0], warnings
     assert "ask for more headroom" not in warnings[0]  # more headroom cannot name more where the budget is the whole context
     # the block to ship says it too, in recommend's words, and is the one `recommend --yaml` prints

@@ -248,7 +248,8 @@ def test_search_result_line_is_one_line_and_marks_the_cut(tmp_path) -> None:
         {"name": "write_note", "description": description, "inputSchema": {"type": "object"}}]}]})
     out = ok(run_cli("search", catalog, "-q", "write note")).splitlines()
     shown = "Write a note. It keeps the text as given; " + "very " * 9 + "ver…"  # 90 characters, then the mark
-    assert out[1:] == [f"  1. mcp__notes__write_note  [{out[1].split('[')[1].split(']')[0]}]  {shown}"]
+    assert out[1:-1] == [f"  1. mcp__notes__write_note  [{out[1].split('[')[1].split(']')[0]}]  {shown}"]
+    assert out[-1].startswith("response: ")  # the response's size (characters and tokens) ends the output
     assert len(shown) == 91
 
 
@@ -528,14 +529,16 @@ def test_every_command_help_prints_usage(capsys) -> None:
 
 
 def test_search_and_explain_say_which_limit_ran() -> None:
-    """--limit is read as the bridge reads the model's (parsed, else the default; clamped): a value
-    read as another number is said on stderr, a plain one is not."""
+    """--limit is a whole number as every whole-number option reads it (anything else is refused,
+    exit 2), then clamped as the bridge clamps the model's limit: a value clamped to another number
+    is said on stderr, a plain one is not."""
     team = Path(__file__).resolve().parent.parent / "sample_catalogs" / "team-workspace.yaml"
     odd = run_cli("search", team, "-q", "slack message", "--limit", "nan")
-    assert odd.returncode == 0
-    assert ("toolsearch: note: --limit 'nan' is read as 5, as the bridge reads the model's limit: clamped to 1..25 "
-            "(max_search_limit), and 5 (search_default_limit) when it is not a whole number") in odd.stderr
-    assert "--limit '999' is read as 25" in run_cli("explain", team, "-q", "slack message", "--limit", "999").stderr
+    assert odd.returncode == 2 and odd.stdout == ""
+    assert odd.stderr.strip().splitlines() == [
+        "toolsearch search: error: argument --limit: expected a whole number of matches per query (e.g. 5), got 'nan'"]
+    assert ("toolsearch: note: --limit 999 is read as 25, as the bridge reads the model's limit: clamped to 1..25 "
+            "(max_search_limit)") in run_cli("explain", team, "-q", "slack message", "--limit", "999").stderr
     assert "--limit" not in run_cli("search", team, "-q", "slack message", "--limit", "3").stderr
 
 

@@ -77,7 +77,7 @@ def test_unreachable_goal_gives_the_best_reachable_setting(ladder) -> None:
     rec = recommend_for_contexts(ladder, parse_config({}), [200, 32_000], "full")
     assert (rec.reached, rec.reached_goal, rec.threshold_pct, rec.listing_max_tokens) == (False, "names", 52.0, 200)
     assert rec.reason == ("it needs a budget of 257 tokens, more than 100% of the shortest context length "
-                          "(200 tokens)")
+                          "(200 tokens)")  # not a compact length (32K): the count of tokens
     assert [(c.budget, c.listing_form) for c in rec.contexts] == [(104, "names"), (200, "names")]
     assert (rec.goal_budget, rec.budget_needed) == (257, 104)
     reached = recommend_for_contexts(ladder, parse_config({}), [32_000], "full")

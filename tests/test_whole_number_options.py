@@ -23,6 +23,7 @@ WHOLE_NUMBER_OPTIONS = [
     ("strategies", "--context-length"), ("strategies", "--tool-tokens"), ("strategies", "--search-results"),
     ("synth", "--tools"), ("synth", "--servers"), ("synth", "--seed"),
     ("eval", "--folds"), ("eval", "--limit"), ("diff", "--context-length"), ("diff", "--listing-max-tokens"),
+    ("search", "--limit"), ("explain", "--limit"),
 ]
 
 

@@ -13,8 +13,9 @@ the budget are in the planning tokenizer (the one that decides what fits).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Any, Mapping
 
+from ..engine.bridge import to_wire
 from ..engine.plan import Plan, Planner
 from ..engine.registration import Registration
 from ..engine.tokens import get_tokenizer
@@ -30,8 +31,8 @@ class Quantity:
             per-server key for server figures, ``upfront_tokens`` of ``strategies --json``, the
             ``costs --json`` key for the costs figures (``description_tokens``, ``signature_tokens``,
             per server ``total_tokens``);
-            ``saved_tokens`` and ``tool_tokens`` exist only in this module (:func:`figures`,
-            :func:`tool_schemas`).
+            ``saved_tokens``, ``tool_tokens`` and ``response_tokens`` exist only in this module
+            (:func:`figures`, :func:`tool_schemas`, :func:`bridge_response`).
         name: the name every surface shows (capitalized as at the start of a label).
         unit: ``tokens`` or ``tokens (planning tokenizer)``.
         definition: one sentence: what it counts.
@@ -102,11 +103,15 @@ ALL_UP_FRONT_STRATEGY = Quantity(
     "upfront_tokens", "All up front (strategy)", "tokens",
     "The Strategies comparison's all-up-front prompt before the first turn (strategies --json): All schemas "
     "up front plus the skill listing when skills are loaded; equal to All schemas up front without skills.")
+BRIDGE_RESPONSE = Quantity(
+    "response_tokens", "Bridge response", "tokens",
+    "A tool_search, tool_describe or tool_call response as the model reads it: the exact JSON the bridge "
+    "returns (to_wire), counted as one text with the display tokenizer.")
 
 #: Every named quantity, in glossary order.
 QUANTITIES: tuple[Quantity, ...] = (ALL_SCHEMAS, TOOLS_ARRAY, DEFERRED_SCHEMAS, LISTING, BUDGET, SAVED, TOOL_SCHEMA,
                                     TOOL_DESCRIPTION, TOOL_SIGNATURE, SERVER_SCHEMAS, SERVER_TOOLS_TOTAL, FULL_BLOCK,
-                                    NAMES_BLOCK, SUMMARY_LINE, ALL_UP_FRONT_STRATEGY)
+                                    NAMES_BLOCK, SUMMARY_LINE, ALL_UP_FRONT_STRATEGY, BRIDGE_RESPONSE)
 
 #: The heading of each per-server token figure (the ``plan --json`` key of :data:`SERVER_SCHEMAS`,
 #: :data:`FULL_BLOCK`, :data:`NAMES_BLOCK`, :data:`SUMMARY_LINE`) in a table with one row per server:
@@ -204,6 +209,43 @@ def saved_share_words(plan: Plan) -> str | None:
     share = 100 * saved / eager
     shown = f"{int(share * 10) / 10:.1f}" if saved < eager and round(share) >= 100 else f"{share:.0f}"
     return f"{shown}% of {ALL_SCHEMAS.name.lower()}"
+
+
+def context_share(tokens: int, context_length: int | None) -> str | None:
+    """``tokens`` as a share of the context length, as every surface prints it (the Overview, the
+    Scopes page's ``% of context`` column, the HTML report's summary, ``recommend``'s large-share
+    lines): one decimal with thousands separators and a percent sign (``2.5%``, ``8,299.8%``); a
+    share above 0 that would round to ``0.0%`` is ``<0.1%`` (a tools array is never "0% of the
+    context"). ``None`` when the context length is unknown (nothing to divide by)."""
+    if not context_length:
+        return None
+    share = 100 * tokens / context_length
+    if 0 < share < 0.05:
+        return "<0.1%"
+    return f"{share:,.1f}%"
+
+
+def bridge_response(response: Mapping[str, Any], tokenizer: str) -> int:
+    """:data:`BRIDGE_RESPONSE` in tokens: ``response`` (a ``tool_search``, ``tool_describe`` or
+    ``tool_call`` response object) serialized exactly as the bridge sends it
+    (:func:`toolsearch.engine.bridge.to_wire`) and counted as one text with ``tokenizer`` (the
+    display tokenizer: the Search page's, the Strategies page's, ``search --tokenizer``).
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
+    """
+    return get_tokenizer(tokenizer).count(to_wire(response))
+
+
+def bridge_response_words(response: Mapping[str, Any], tokenizer: str) -> str:
+    """:data:`BRIDGE_RESPONSE` in words, as the Search page and ``toolsearch search`` print it:
+    ``1,234 characters · 309 tokens (chars4) in the model's context`` (characters of the wire JSON).
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
+    """
+    return (f"{len(to_wire(response)):,} characters · {bridge_response(response, tokenizer):,} tokens "
+            f"({tokenizer}) in the model's context")
 
 
 def tool_schemas(planner: Planner, tokenizer: str) -> dict[str, int]:

@@ -36,7 +36,7 @@ from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .wording import share_cell
-from .quantities import form_word
+from .quantities import context_share, form_word
 from ..engine.invisible import quoted, reveal, reveal_line
 from .sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
                        mcp_server_of, shown_name, shown_names)
@@ -130,6 +130,15 @@ def context_words(n: int | None) -> str:
     if n % 1000 == 0:
         return f"{n // 1000:,}K"
     return f"{n:,}"
+
+
+def length_in_words(n: int) -> str:
+    """A known context length in a sentence that names its size: :func:`context_words` where it is
+    compact (``32000`` → ``32K``, ``1000000`` → ``1M``), else the count of tokens (``1 token``,
+    ``12,345 tokens``), so a length is never written in full where the rest of the sentence and
+    the product write ``32K``."""
+    short = context_words(n)
+    return short if short[-1] in "KM" else counted(n, "token")
 
 
 def _length_word(n: int | None) -> str:
@@ -729,7 +738,7 @@ def _unreachable_reason(need: int | None, largest: int, kind: str, words: str, h
         return f"it needs a budget of {need:,} tokens{extra}, more than {words}"
     if kind == "context":
         return (f"it needs a budget of {need:,} tokens{extra}, more than 100% of the shortest context length "
-                f"({counted(largest, 'token')})")
+                f"({length_in_words(largest)})")
     if kind == "unknown":
         return (f"it needs a budget of {need:,} tokens{extra}; with an unknown context length the budget is at most "
                 f"{C.UNKNOWN_CONTEXT_PCT_LEG:,}")
@@ -1074,6 +1083,13 @@ def lowered_changes(ladder: Ladder, config: ToolSearchConfig, rec: MultiRecommen
             if a.context_length in lowered]
 
 
+def lowered_where(lowered: Sequence[tuple[int | None, str]]) -> str:
+    """The lengths of :func:`lowered_changes` with their changes, as ``recommend`` and the Tuning
+    page write them: ``200K (lower form: full → names), 1M (lower form: full → names)`` (each length
+    as :func:`context_words` writes it)."""
+    return ", ".join(f"{context_words(c)} ({change})" for c, change in lowered)
+
+
 def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
                   lowered: Sequence[tuple[int | None, str]]) -> str:
     """Where ``rec`` lists less than the current settings (``config``; ``lowered`` from
@@ -1086,8 +1102,7 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
     defaults = (config.threshold_pct, config.listing_max_tokens) == (C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)
     return (f"lists less than the {'default' if defaults else 'current'} settings (threshold_pct "
             f"{config.threshold_pct:g}, listing_max_tokens "
-            f"{config.listing_max_tokens:,}) at "
-            + ", ".join(f"{context_words(c)} ({change})" for c, change in lowered)
+            f"{config.listing_max_tokens:,}) at {lowered_where(lowered)}"
             + (" · it is the cheapest setting that meets the goal" if rec.reached
                else " · it is the best reachable setting"))
 
@@ -1485,8 +1500,9 @@ def large_share_lines(rec: MultiRecommendation) -> list[str]:
     listing takes 3,655 tokens, 45.7% of the context; a lower goal for that length leaves more room
     for the conversation"``; ``[]`` when there is none."""
     return [f"large share {at_length(c.context_length)}: the listing takes {c.listing_tokens:,} tokens, "
-            f"{share:.1f}% of the context; a lower goal for that length leaves more room for the conversation"
-            for c, share in large_shares(rec)]
+            f"{context_share(c.listing_tokens, c.context_length)} of the context; a lower goal for that length "
+            "leaves more room for the conversation"
+            for c, _share in large_shares(rec)]
 
 
 def called_unnamed_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:

@@ -162,7 +162,8 @@ def _color(colors: Mapping[str, str], key: str) -> str:
 
 def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context_length: int | None) -> str:
     def pct(n: int) -> str:
-        return f" ({100 * n / context_length:,.1f}% of context)" if context_length else ""
+        share = Q.context_share(n, context_length)
+        return f" ({share} of context)" if share else ""
 
     eager, tools, saved = Q.all_schemas_up_front(plan), Q.tools_array(plan), Q.saved_per_request(plan)
     rows = [

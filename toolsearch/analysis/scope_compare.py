@@ -14,6 +14,7 @@ from ..engine.bridge import example_arguments
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from ..engine.scopes import Scope
+from . import quantities as Q
 from .sweep import plan_counts
 
 
@@ -72,9 +73,9 @@ def compare_scopes(inspector: Inspector, scopes: Sequence[Scope | None], config:
             scope=scope.name if scope is not None else None,
             servers=tuple(sorted(session.registration.server_kinds)),
             session_tools=len(session.registration.tools), catalog_tools=len(session.full_registration.tools),
-            deferred=plan.deferred_count if plan.activated else 0, visible=plan.visible_count, tier=plan.tier,
-            form=plan.listing_form, budget=plan.budget, listing_tokens=plan.listing_tokens,
-            tokens_per_request=plan.tools_tokens, eager_tokens=plan.eager_tokens,
+            deferred=Q.deferred_tools(plan), visible=plan.visible_count, tier=plan.tier,
+            form=plan.listing_form, budget=Q.budget(plan), listing_tokens=Q.listing(plan),
+            tokens_per_request=Q.tools_array(plan), eager_tokens=Q.all_schemas_up_front(plan),
             short_label=plan_counts(plan).short_label))
     return rows
 

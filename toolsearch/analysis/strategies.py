@@ -58,7 +58,7 @@ import yaml
 from ..engine.invisible import quoted, reveal_line
 from ..engine import constants as C
 from ..engine import readers
-from ..engine.bridge import Bridge, to_wire
+from ..engine.bridge import Bridge
 from ..engine.catalog import Catalog, Problem
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
@@ -68,6 +68,7 @@ from ..engine.registration import RegisteredTool
 from ..engine.search import SearchIndex, doc_for
 from .skills import Skill, SkillSet
 from ..engine.tokens import chars4, compact_json, get_tokenizer, tools_array_tokens
+from .quantities import bridge_response
 from .wording import agree, counted
 
 # --- names ----------------------------------------------------------------------------------
@@ -1159,7 +1160,7 @@ class _Tiered(_Sim):
 
     def _response(self, kind: str, label: str, response: Mapping[str, Any]) -> Piece:
         return Piece(f"{kind}:{len(self.conversation)}:{label}", f"{kind} {label}", RESPONSE,
-                     self.m.tokenizer.count(to_wire(response)))
+                     bridge_response(response, self.m.settings.tokenizer))
 
     def search(self, query: str) -> tuple[str, str]:
         bridge = self.plan()[1]
@@ -1170,7 +1171,7 @@ class _Tiered(_Sim):
         self.conversation.append(piece)
         matches = response["results"][0]["matches"]
         found = ", ".join(matches) if matches else "no matches"
-        return "ok", f"tool_search: {found} (response {piece.tokens:,} tokens)"
+        return "ok", f"tool_search: {found} (response {counted(piece.tokens, 'token')})"
 
     def describe(self, names: tuple[str, ...]) -> tuple[str, str]:
         bridge = self.plan()[1]
@@ -1638,7 +1639,8 @@ class HarnessSwitchStep:
     Attributes:
         index: the step (0 = the start).
         event: the event (``None`` at the start).
-        mcp_tokens: the connected MCP and plugin tools' definitions (tokens, as the harness rows count them).
+        mcp_tokens: the connected MCP and plugin tools' definitions (tokens in the planning tokenizer,
+            :func:`switch_tokenizer`, as the harness rows count them).
         claude_code: Claude Code defers at the next request (re-decided on every request).
         qwen_code: Qwen Code defers (decided at session start and again after a compaction only).
         qwen_pending: what Qwen Code would decide now; differs from ``qwen_code`` until the next
@@ -1659,6 +1661,25 @@ class HarnessSwitchStep:
         return {"step": self.index, "event": self.event.to_data() if self.event else None,
                 "mcp_tokens": self.mcp_tokens, "claude_code": self.claude_code, "qwen_code": self.qwen_code,
                 "qwen_pending": self.qwen_pending, "note": self.note}
+
+
+#: The per-strategy table's column headings that the Strategies page and ``toolsearch strategies``
+#: share (one name per figure): the strategy's tool entries and callable tools before the first turn.
+TOOLS_SHOWN_COLUMN = "tools shown up front"
+CALLABLE_COLUMN = "callable up front"
+
+
+def read_before_call_words(value: bool | None) -> str:
+    """:attr:`StrategyResult.read_before_call` in words, as the Strategies page and ``toolsearch
+    strategies`` print it: ``guaranteed``, ``not guaranteed``, or ``n/a`` (no skill-linked tools)."""
+    return "n/a" if value is None else ("guaranteed" if value else "not guaranteed")
+
+
+def switch_tokenizer(settings: StrategySettings) -> str:
+    """The tokenizer :func:`harness_switches` counts the MCP tokens with: the planning tokenizer
+    (``settings.planning_tokenizer``, else ``settings.tokenizer``), the one the harness rows of the
+    Harnesses page and ``toolsearch harnesses`` decide with."""
+    return settings.planning_tokenizer or settings.tokenizer
 
 
 def harness_switches(model: StrategyModel, events: Sequence[Event], claude_setting: str = "auto",
@@ -1684,7 +1705,9 @@ def harness_switches(model: StrategyModel, events: Sequence[Event], claude_setti
     if not length or length < 1:
         return ()
     setting = H.parse_claude_setting(claude_setting)
-    tokenizer = model.settings.tokenizer
+    # The harness decisions count with the planning tokenizer, as the Harnesses page and
+    # ``toolsearch harnesses`` do: the same switch at the same length is one answer on both pages.
+    tokenizer = switch_tokenizer(model.settings)
     present = model.all_servers - model._held_back(events)
 
     decided: dict[frozenset, tuple[int, bool, bool]] = {}  # most events leave the servers as they were

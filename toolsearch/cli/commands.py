@@ -163,7 +163,12 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY",
                    help="a query as the model would send it (repeatable: one tool_search call with every query)")
-    p.add_argument("--limit", metavar="N", help="matches per query (clamped like the reference)")
+    p.add_argument("--limit", type=_search_limit, metavar="N",
+                   help="matches per query, a whole number (clamped to 1..max_search_limit, as the bridge clamps "
+                        "the model's limit)")
+    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
+                   help="tokenizer the response's size is counted with, on its last line (the Search page's "
+                        f"display tokenizer; default {C.DEFAULT_TOKENIZER})")
     _variant_argument(p)
     p.add_argument("--side-by-side", action="store_true",
                    help="instead of the response: per query, the names the reference, the --variant and other "
@@ -186,7 +191,9 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("-q", "--query", required=True, metavar="QUERY", action=_OneQuery,
                    help="the query to explain (one; search -q takes several)")
-    p.add_argument("--limit", metavar="N", help="matches shown (clamped like the reference)")
+    p.add_argument("--limit", type=_search_limit, metavar="N",
+                   help="matches shown, a whole number (clamped to 1..max_search_limit, as the bridge clamps "
+                        "the model's limit)")
     _variant_argument(p)
 
     p = sub.add_parser("call", help="validate a tool_call locally, then show what would be dispatched "
@@ -491,16 +498,25 @@ def _print_side_by_side(args, inspector: Inspector, config: ToolSearchConfig, qu
     return 0
 
 
-def _say_limit(given: Any, bridge: Any) -> int:
-    """The limit the bridge runs for ``--limit`` (docs/reference.md §6: parsed as a whole number,
-    else the default, then clamped), said on stderr when it is not the number given."""
+def _search_limit(text: str) -> int:
+    """argparse type of ``search --limit`` and ``explain --limit``: a whole number as every
+    whole-number option reads it (:func:`toolsearch.cli.textfmt.whole_number`: ``5``, ``1e1``,
+    ``1_0``). Its range is left to the bridge, which clamps it as it clamps the model's limit
+    (docs/reference.md §6; :func:`_say_limit` says so).
+
+    Raises:
+        argparse.ArgumentTypeError: not a whole number (``abc``, ``nan``, ``2.5``).
+    """
+    return whole_number(text, "expected a whole number of matches per query (e.g. 5)")
+
+
+def _say_limit(given: int | None, bridge: Any) -> int:
+    """The limit the bridge runs for ``--limit`` (docs/reference.md §6: clamped to
+    1..max_search_limit), said on stderr when it is not the number given."""
     resolved = bridge.resolve_limit(given)
-    if given is not None and str(given).strip() != str(resolved):
-        cfg = bridge.config
-        print(_terminal_safe(f"toolsearch: note: --limit {quoted(str(given))} is read as {resolved}, as the bridge reads the "
-                             f"model's limit: clamped to 1..{cfg.max_search_limit} (max_search_limit), and "
-                             f"{cfg.search_default_limit} (search_default_limit) when it is not a whole number"),
-              file=sys.stderr)
+    if given is not None and given != resolved:
+        print(f"toolsearch: note: --limit {given:,} is read as {resolved}, as the bridge reads the model's limit: "
+              f"clamped to 1..{bridge.config.max_search_limit} (max_search_limit)", file=sys.stderr)
     return resolved
 
 
@@ -559,6 +575,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
             shown = "—" if score is None else "exact name" if score == float("inf") else f"{score:.3f}"
             print(_terminal_safe(reveal(f"  {rank}. {reveal_line(name)}  [{shown}]  "  # a name is one line
                                         f"{_result_line_text(response['tools'][name]['description'])}")))
+    print(f"response: {Q.bridge_response_words(response, args.tokenizer)}")
     return 0
 
 

@@ -158,10 +158,6 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
 
 
 
-def _yes_no(value: bool | None) -> str:
-    return "n/a" if value is None else ("yes" if value else "no")
-
-
 def timeline_to_dicts(timeline: Sequence[TimelineStep], strategy: str) -> list[dict[str, Any]]:
     """One strategy's timeline as JSON-ready dicts (step 0 is the start, ``event`` null)."""
     return [{"step": step.index, "event": step.event.to_data() if step.event else None,
@@ -169,7 +165,12 @@ def timeline_to_dicts(timeline: Sequence[TimelineStep], strategy: str) -> list[d
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..analysis.strategies import harness_switches  # noqa: PLC0415
+    from ..analysis.strategies import (  # noqa: PLC0415
+        CALLABLE_COLUMN,
+        TOOLS_SHOWN_COLUMN,
+        harness_switches,
+        read_before_call_words,
+    )
 
     model, events, task = build_model(args)
     results = model.results(task)
@@ -197,9 +198,9 @@ def _run(args: argparse.Namespace) -> int:
     print(f"task: reads {', '.join(task.skills_read) or 'no skills'}; uses {', '.join(task.tools_used) or 'no tools'}")
     print()
     print(_table([[r.label, f"{r.upfront_tokens:,}", f"{r.task_tokens:,}", r.round_trips, r.cache_breaks,
-                   _yes_no(r.read_before_call), r.tools_upfront, r.callable_upfront] for r in results],
+                   read_before_call_words(r.read_before_call), r.tools_upfront, r.callable_upfront] for r in results],
                  ["strategy", "up front (tokens)", "task (tokens)", "round trips", "cache breaks",
-                  "read before call", "tools shown", "callable"]))
+                  "read before call", TOOLS_SHOWN_COLUMN, CALLABLE_COLUMN]))
     if task.tools_used:
         print()
         print("round trips before the first call of each tool:")

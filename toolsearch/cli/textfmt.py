@@ -105,13 +105,21 @@ def list_items(text: str, what: str, one: str) -> list[str]:
     with an example (``"a context length such as 32000 or 32k"``).
 
     Raises:
-        argparse.ArgumentTypeError: no item at all (``,,,``), or an empty item among others
-            (``8000,,32000``, a comma at either end), naming its position: it would be skipped
-            without a word, and the list would lack a value the user meant to give.
+        argparse.ArgumentTypeError: no item at all (``,,,``); a number written with a thousands
+            separator among the items where a group starts with 0 (``2,4,000``, ``1,050``:
+            :data:`THOUSANDS_ZERO_GROUP`), naming it, as it would be read as several values; or an
+            empty item among others (``8000,,32000``, a comma at either end), naming its position:
+            it would be skipped without a word, and the list would lack a value the user meant to give.
     """
     parts = text.split(",")
     if not any(part.strip() for part in parts):
         raise argparse.ArgumentTypeError(f"expected comma-separated {what}, got {quoted(text)}")
+    match = re.search(THOUSANDS_ZERO_GROUP, text)
+    if match:  # 4,000 or 1,050 among the items: a thousands separator, never a value written 000 or 050
+        number = match.group(0)
+        raise argparse.ArgumentTypeError(
+            f"{quoted(number)} reads as {' and '.join(number.split(','))}, as a comma separates {what}; "
+            "write each value without a thousands separator")
     for position, part in enumerate(parts, 1):
         if not part.strip():
             raise argparse.ArgumentTypeError(
@@ -159,11 +167,13 @@ def parse_context_length(text: str) -> int | None:
         not_whole="expected a whole number of tokens (e.g. 128000, 128k, 1.5k)", unit="tokens")
 
 
-#: A number written with thousands separators in a comma-separated list (``32,000``; ``1,000,000``).
-THOUSANDS = r"(?<![\d._])(?<!\d,)\d{1,3}(?:,\d{3})+(?![\d._kKmM]|,\d)"
+#: A number written with thousands separators in a comma-separated list (``32,000``; ``1,000,000``),
+#: wherever it stands: first, or after other items (``2000,4,000`` is 2000 and 4,000, not the three
+#: values 2000, 4 and 0).
+THOUSANDS = r"(?<![\d._])\d{1,3}(?:,\d{3})+(?![\d._kKmM])"
 #: The same where only a group that starts with 0 shows it (``4,000``, ``12,050``): in a list of
-#: listing_max_tokens values ``100,300`` is two of them.
-THOUSANDS_ZERO_GROUP = r"(?<![\d._])(?<!\d,)\d{1,3}(?:,\d{3})*,0\d{2}(?:,\d{3})*(?![\d._kKmM]|,\d)"
+#: listing_max_tokens values ``100,300`` is two of them, and no one writes a value as ``000`` or ``050``.
+THOUSANDS_ZERO_GROUP = r"(?<![\d._])\d{1,3}(?:,\d{3})*,0\d{2}(?:,\d{3})*(?![\d._kKmM])"
 
 
 def split_context_lengths(text: str, what: str = "context lengths", one: str = "length",

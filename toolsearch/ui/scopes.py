@@ -37,11 +37,13 @@ if common.require_catalog(v):
         rows = compare_scopes(root, sessions, v.config, v.context_length, v.tokenizer, v.display_tokenizer)
         st.subheader("Side by side")
         st.text(common.visible_name(f"Catalog: {root.catalog.name} · context length "
-                                   f"{f'{v.context_length:,}' if v.context_length else 'unknown'} · tokens in {v.display_tokenizer}"))
+                                   f"{f'{v.context_length:,}' if v.context_length else 'unknown'} · tokens in {v.display_tokenizer}"
+                                   + (f" (budget and listing in {v.tokenizer}, the planning tokenizer)"
+                                      if v.tokenizer != v.display_tokenizer else "")))
         table = pd.DataFrame([{
             "scope": common.visible(row.scope or common.WHOLE_CATALOG), "tier": row.tier, "form": row.short_label,
             TOOLS_COLUMN: row.tokens_per_request,
-            "% of context": (f"{100 * row.tokens_per_request / v.context_length:,.1f}%" if v.context_length else "—"),
+            "% of context": Q.context_share(row.tokens_per_request, v.context_length) or "—",
             "tools reachable": f"{row.session_tools} of {row.catalog_tools}",
             "budget (tokens)": row.budget, "listing (tokens)": row.listing_tokens,
             "deferred": row.deferred, "visible": row.visible, f"{Q.ALL_SCHEMAS.name.lower()} (tokens)": row.eager_tokens,

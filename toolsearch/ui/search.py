@@ -18,11 +18,10 @@ from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.invisible import reveal_data
-from toolsearch.analysis.quantities import gate_term_text
+from toolsearch.analysis.quantities import bridge_response_words, gate_term_text
 from toolsearch.analysis.wording import COVERAGE_FLOOR_WORDS, GATE_TERM_WORDS
 from toolsearch.engine.readers import load_embedded_json
 from toolsearch.analysis.schema_lint import schema_view
-from toolsearch.engine.tokens import get_tokenizer
 from toolsearch.analysis.variants import (REFERENCE, UNAVAILABLE, VARIANT_HELP, VARIANTS, variant_with_source,
                                           side_by_side, side_by_side_cells, side_by_side_names, variant_sources,
                                           variant_options)
@@ -54,8 +53,7 @@ def show_wire(response: dict, display_tokenizer: str, key: str) -> str:
     (pretty-printed JSON or a collapsible tree). Strings are shown literally, invisible characters
     as markers; returns the exact wire text."""
     wire = to_wire(response)
-    tokens = get_tokenizer(display_tokenizer).count(wire)
-    st.caption(f"{len(wire):,} characters · {tokens:,} tokens ({display_tokenizer}) in the model's context")
+    st.caption(bridge_response_words(response, display_tokenizer))
     with st.expander("Exact bytes (one line, as the model reads them)"):
         st.code(common.visible(wire), language="json", wrap_lines=True,
                 height=360 if len(wire) > LONG_JSON else "content")

@@ -25,7 +25,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes, load_yaml
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.skills import SkillSet, load_skills, skills_from_texts
-from toolsearch.analysis.strategies import (harness_switches, EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, STRATEGIES, STRATEGY_LABELS,
+from toolsearch.analysis.strategies import (harness_switches, switch_tokenizer, read_before_call_words, TOOLS_SHOWN_COLUMN, CALLABLE_COLUMN, EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, STRATEGIES, STRATEGY_LABELS,
                                    STRATEGY_SUMMARIES, ALL_UPFRONT, TIERED, Event, Namespace, StrategyModel,
                                    StrategySettings, Task, dump_events, events_from_text, load_events,
                                    parse_events, task_from_events, task_summary as task_words)
@@ -330,8 +330,8 @@ if model.scope is not None:
 table = [{
     "strategy": r.label, f"up front (tokens, {tk})": r.upfront_tokens, f"task (tokens, {tk})": r.task_tokens,
     "round trips": r.round_trips, "cache breaks": r.cache_breaks,
-    "read before call": "n/a" if r.read_before_call is None else ("guaranteed" if r.read_before_call else "not guaranteed"),
-    "tools shown up front": r.tools_upfront, "callable up front": r.callable_upfront,
+    "read before call": read_before_call_words(r.read_before_call),
+    TOOLS_SHOWN_COLUMN: r.tools_upfront, CALLABLE_COLUMN: r.callable_upfront,
 } for r in results]
 literal_table(table, key="strat_table", styles={"strategy": _strategy_style})
 st.caption("round trips (count): discovery turns before the task's first calls · cache breaks (count): events of the "
@@ -422,7 +422,8 @@ else:
     literal_table(wide, key="strat_timeline_table", cell_css=shade)
     _switches = harness_switches(model, events) if events_ok else ()
     if _switches:
-        st.caption(f"Other harnesses' switches at {v.context_length:,} tokens (models, see the Harnesses page): Claude "
+        st.caption(f"Other harnesses' switches at {v.context_length:,} tokens (models, see the Harnesses page; MCP "
+                   f"tokens in {switch_tokenizer(settings)}, the planning tokenizer, as there): Claude "
                    "Code's ENABLE_TOOL_SEARCH=auto is decided again at every request, so a server added mid-session "
                    "flips it at the next one; Qwen Code's threshold (10%) is decided at session start and after a "
                    "compaction only.")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from toolsearch.analysis.quantities import context_share
 from toolsearch.engine.invisible import reveal, reveal_data, reveal_line
 
 
@@ -90,10 +91,10 @@ def fmt_tokens(n: int) -> str:
 
 
 def pct_of_context(tokens: int, context_length: int | None) -> str:
-    """Share of the context length, or an em dash when it is unknown."""
-    if not context_length:
-        return "— (context unknown)"
-    return f"{100 * tokens / context_length:,.1f}% of context"
+    """Share of the context length (:func:`toolsearch.analysis.quantities.context_share`) in words,
+    ``2.5% of context``, or an em dash when it is unknown."""
+    share = context_share(tokens, context_length)
+    return "— (context unknown)" if share is None else f"{share} of context"
 
 
 def thousands(value: Any) -> str:

@@ -18,7 +18,7 @@ from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines, frontier, large_share_lines, lowered_changes, lowered_lengths,
+from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines, frontier, large_share_lines, lowered_changes, lowered_lengths, lowered_where,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, share_cell
 from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
@@ -440,8 +440,9 @@ if common.require_catalog(v):
                       if called else ""))
         lowered = lowered_lengths(now, multi.contexts)
         if lowered:
-            where = ", ".join(f"{ctx_text(a.context_length)} ({outcome_change(a, b)})"
-                              for a, b in zip(now, multi.contexts) if a.context_length in lowered)
+            # the lengths as recommend writes them (32K, 1M): one function for both
+            where = lowered_where([(a.context_length, outcome_change(a, b))
+                                   for a, b in zip(now, multi.contexts) if a.context_length in lowered])
             if multi.reached:
                 why = ("It is the cheapest setting that still meets the goal. One setting serves every length: to list "
                        "more there, give those lengths a stricter goal (Other goal at some lengths), ask for more "
