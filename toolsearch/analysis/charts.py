@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 
 from toolsearch.analysis import palette
 from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
-from toolsearch.engine.invisible import reveal
+from toolsearch.engine.invisible import reveal, shortened
 from toolsearch.analysis.quantities import TOOL_SCHEMA_COLUMN, form_word
 from toolsearch.engine.plan import Plan, ServerPlan
 
@@ -372,7 +372,7 @@ def listing_key_rows(plan: Plan) -> list[dict]:
     every segment, however narrow, without hovering."""
     segments, _, nothing_fits = listing_segments(plan)
     budget = max(plan.budget, 1)
-    return [{"segment": seg.key, "server": reveal(seg.server) if seg.server else "header and framing text", "state": seg.state or "—",
+    return [{"segment": seg.key, "server": reveal(shortened(seg.server)) if seg.server else "header and framing text", "state": seg.state or "—",
              ("summary line needed (tokens)" if nothing_fits else "in the listing (tokens)"): seg.tokens,
              "share of the budget": f"{100 * seg.tokens / budget:.1f}%",
              "label on the bar": seg.label or ("— (the white segment at the end)" if seg.key == "header"

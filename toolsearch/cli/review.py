@@ -42,7 +42,7 @@ from .common import (GOAL_HELP, as_typed, load_harness_config, input_written_ove
                      note_unused_settings, unconfigured_servers, unconfigured_words,
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
-from .textfmt import one_line, output_file, parse_context_lengths, text_table, whole_number
+from .textfmt import name_cell, one_line, output_file, parse_context_lengths, text_table, whole_number
 
 if TYPE_CHECKING:
     from ..analysis import check as check_mod
@@ -428,13 +428,13 @@ def _costs(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     print(f"{Q.ALL_SCHEMAS.name.lower()} (every tool's schema sent in full, measured as one array): "
           f"{result.eager_tokens:,} tokens; each tool below is counted alone (they add up to {counted_alone:,}); "
           f"outlier above {fence} tokens")
-    print(text_table([[t.name, t.server, f"{t.description_tokens:,}", f"{t.signature_tokens:,}", f"{t.total_tokens:,}",
+    print(text_table([[name_cell(t.name), name_cell(t.server), f"{t.description_tokens:,}", f"{t.signature_tokens:,}", f"{t.total_tokens:,}",
                        _share(t.share), "outlier" if t.outlier else ""] for t in result.tools],
                      list(COSTS_TOOL_COLUMNS)))
     print()
     print("per server (total: its tools counted alone, added up; plan's \"schemas (tokens)\" rounds once per "
           "server, so with chars4 it can be lower by up to one token per tool)")
-    print(text_table([[s.server, s.kind, f"{s.tools:,}", f"{s.description_tokens:,}", f"{s.signature_tokens:,}",
+    print(text_table([[name_cell(s.server), s.kind, f"{s.tools:,}", f"{s.description_tokens:,}", f"{s.signature_tokens:,}",
                        f"{s.total_tokens:,}", _share(s.share), f"{s.outliers:,}"] for s in result.servers],
                      list(COSTS_SERVER_COLUMNS)))
     return 0
