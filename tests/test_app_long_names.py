@@ -77,3 +77,23 @@ def test_table_name_keeps_short_names_and_cuts_long_ones():
     assert common.table_name("git\u200bhub") == "git⟨U+200B⟩hub"
     assert common.table_name(LONG_SERVER) == SHORT_SERVER
     assert common.table_name(None) is None
+
+
+def test_charts_cut_a_long_server_name_in_labels_and_hover():
+    """The Costs charts: an axis label shows at most 64 characters of a name (the plot kept its
+    width), the hover text at most 200 and the length, as the tables do."""
+    from toolsearch.analysis import charts
+    from toolsearch.engine.catalog import load_text
+    from toolsearch.engine.config import parse_config
+    from toolsearch.engine.inspector import Inspector
+
+    plan = Inspector(load_text(json.dumps(CATALOG), "long.json")).plan(parse_config({}), 200_000)
+    costs = charts.server_costs_figure(plan)
+    ticks = [str(x) for trace in costs.data for x in (trace.x or ())]
+    assert ticks and max(map(len, ticks)) < 200, max(map(len, ticks))
+    assert any(t.startswith("s" * 63 + "…") for t in ticks)
+    collapse = charts.collapse_figure(charts.collapse_rows(plan), "chars4", plan.budget)
+    labels = [str(y) for trace in collapse.data for y in (trace.y or ()) if y is not None]
+    assert "#1 " + "s" * 63 + "…" in labels
+    hover = [str(v) for trace in collapse.data for row in (trace.customdata or ()) for v in row]
+    assert SHORT_SERVER in hover and LONG_SERVER not in hover
