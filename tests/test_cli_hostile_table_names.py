@@ -49,6 +49,7 @@ def test_runner_safe_marks_a_leading_double_colon_after_whitespace_too():
     assert runner_safe("  \t::error::x") == "  \t⟨U+003A⟩:error::x"
     assert runner_safe("a::error::x") == "a::error::x"
     assert runner_safe(":one colon") == ":one colon"
+    assert runner_safe("a ##[error]x ###[warning]y") == "a #⟨U+0023⟩[error]x ##⟨U+0023⟩[warning]y"
     table = text_table([["", "::error::x"], ["::warning::y", 1]], ["a", "b"])
     assert _runner_commands(table) == []
     assert "⟨U+003A⟩:warning::y" in table and "⟨U+003A⟩:error::x" in table
@@ -113,3 +114,28 @@ def test_eval_task_table_and_misses_mark_a_task_id_that_is_a_runner_command(tmp_
     assert _runner_commands(result.stdout) == []
     assert any(line.startswith("⟨U+003A⟩:error::forged task  ") for line in result.stdout.splitlines())
     assert "  ⟨U+003A⟩:error::forged task: create_issue for 'zzz qqq'" in result.stdout
+
+
+def test_the_legacy_runner_command_form_is_marked_anywhere_in_a_table_or_listing_line(tmp_path: Path):
+    """The runner also reads ``##[error]…`` as a command, anywhere in a line (its legacy form)."""
+    catalog = write_json(tmp_path / "legacy.json", {"servers": [{"name": "a ##[error]forged", "tools": [
+        {"name": "t", "description": "A tool.", "inputSchema": {"type": "object"}}]}]})
+    for args in (["plan", catalog, "--context-length", "200k"], ["costs", catalog], ["collapse", catalog]):
+        result = run_cli(*args)
+        assert result.returncode == 0, result.stderr
+        assert "##[" not in result.stdout, args
+        assert "a #⟨U+0023⟩[error]forged" in result.stdout, args
+
+
+def test_check_marks_the_legacy_runner_command_form_in_its_failure_lines(tmp_path: Path):
+    """``check`` names collapsed servers in its failure lines; the Markdown format escapes ``[``."""
+    servers = [{"name": f"big ##[error]forged {i}", "tools": [
+        {"name": f"tool_{j}", "description": "Does one thing among many. " * 8, "inputSchema": {"type": "object"}}
+        for j in range(30)]} for i in range(3)]
+    catalog = write_json(tmp_path / "legacy.json", {"servers": servers})
+    result = run_cli("check", catalog, "--context-lengths", "8k", "--goal", "names", "--keep", servers[0]["name"])
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "##[" not in result.stdout
+    assert "big #⟨U+0023⟩[error]forged" in result.stdout
+    markdown = run_cli("check", catalog, "--context-lengths", "8k", "--goal", "names", "--format", "markdown")
+    assert "##[" not in markdown.stdout and "big ##\\[error\\]forged" in markdown.stdout

@@ -42,7 +42,8 @@ from .common import (GOAL_HELP, as_typed, load_harness_config, input_written_ove
                      note_unused_settings, unconfigured_servers, unconfigured_words,
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
-from .textfmt import name_cell, one_line, output_file, parse_context_lengths, text_table, whole_number
+from .textfmt import (name_cell, one_line, output_file, parse_context_lengths, runner_safe, text_table,
+                      whole_number)
 
 if TYPE_CHECKING:
     from ..analysis import check as check_mod
@@ -611,13 +612,14 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     known = all(c.outcome.context_length for c in result.lengths)
     where = ("" if result.length_goals  # the goal names its lengths
              else f" at {lengths} tokens" if known else f" at the context lengths {lengths}")
-    print(f"toolsearch check {verdict}: {result.goal_words}{limit}{where}")
-    print(settings)
+    # server names in these lines are catalog text: '##[error]…' is a runner command anywhere in a line
+    print(runner_safe(f"toolsearch check {verdict}: {result.goal_words}{limit}{where}"))
+    print(runner_safe(settings))
     for line in called_lines:
-        print(line)
+        print(runner_safe(line))
     print(text_table(rows, header))
     if columns_line:
-        print(columns_line)
+        print(runner_safe(columns_line))
     for line in _verdict_lines(result):
-        print(line)
+        print(runner_safe(line))
     return status

@@ -271,14 +271,20 @@ def one_line(text: str) -> str:
 #: A line of a GitHub Actions log that starts with this, after any leading whitespace (the runner
 #: trims it: ``ActionCommand.TryParseV2``), is a runner command (``::error::…``, ``::stop-commands::…``).
 RUNNER_COMMAND_PREFIX = "::"
+#: The runner's legacy command form (``##[error]…``), which it reads anywhere in a line
+#: (``ActionCommand.TryParse`` looks for it with ``IndexOf``).
+RUNNER_LEGACY_COMMAND = "##["
 
 
 def runner_safe(text: str) -> str:
     """``text`` with a leading ``::`` (after leading whitespace) written with its first colon as the
     marker every surface uses for a dangerous character, ``⟨U+003A⟩:error::…``: a name that begins a
     line (a table's first column, a listing's group heading) cannot make that line a runner command
-    in a CI log. Indenting would not do: the runner trims leading whitespace before it looks.
+    in a CI log. Indenting would not do: the runner trims leading whitespace before it looks. The
+    legacy form ``##[`` is a command anywhere in a line, so each one is written ``#⟨U+0023⟩[``.
     Anything else is returned unchanged."""
+    if RUNNER_LEGACY_COMMAND in text:
+        text = text.replace(RUNNER_LEGACY_COMMAND, "#" + marker("#") + "[")
     stripped = text.lstrip()
     if not stripped.startswith(RUNNER_COMMAND_PREFIX):
         return text
