@@ -44,10 +44,11 @@ def _git(repo: Path, *args: str) -> None:
                    check=True, capture_output=True)
 
 
-def _run_job(repo: Path, tmp: Path) -> tuple[list[int], str]:
+def _run_job(repo: Path, tmp: Path, logs: list[str] | None = None) -> tuple[list[int], str]:
     """Run the job's ``run:`` steps but the install as GitHub Actions does on Ubuntu (``bash -e``,
     ``${{ github.base_ref }}`` filled in, ``if: always()`` steps run after a failure, the others not).
-    Returns the exit status of each step run and the job summary."""
+    Returns the exit status of each step run and the job summary; each step's standard output is
+    added to ``logs`` (the step's log, which the runner reads for workflow commands)."""
     bin_dir = tmp / "bin"
     bin_dir.mkdir()
     shim = bin_dir / "toolsearch"  # the installed console script, on this checkout
@@ -70,6 +71,8 @@ def _run_job(repo: Path, tmp: Path) -> tuple[list[int], str]:
                               timeout=300)
         assert "Traceback" not in done.stderr, done.stderr
         statuses.append(done.returncode)
+        if logs is not None:
+            logs.append(done.stdout)
     return statuses, summary.read_text(encoding="utf-8")
 
 
@@ -113,10 +116,17 @@ def test_the_job_passes_an_unchanged_catalog(tmp_path, base_has_catalog):
 def test_the_job_fails_its_gate_when_a_server_collapses(tmp_path):
     repo = _repo(tmp_path, True)
     _add_tools(repo / "catalog.yaml", "github", 60)
-    statuses, summary = _run_job(repo, tmp_path)
+    logs: list[str] = []
+    statuses, summary = _run_job(repo, tmp_path, logs)
     assert statuses == [0, 1, 0]  # the costs and report still run, as "if: always()"
     assert summary.startswith("### toolsearch check failed")
     assert "github" in summary and (repo / "report.html").is_file()
+    # the gate step's log: annotations on the catalog, one for the goal and one for what got worse
+    gate = logs[1].splitlines()
+    titles = [line.split("::", 2)[1] for line in gate if line.startswith("::error ")]
+    assert "error title=toolsearch check%3A goal missed,file=catalog.yaml" in titles
+    assert "error title=toolsearch check%3A worse than the baseline,file=catalog.yaml" in titles
+    assert gate[-1].startswith("toolsearch check failed (")
 
 
 def test_the_job_shows_what_a_config_change_does_against_the_base_branch(tmp_path):

@@ -9,7 +9,9 @@ full schema, which is more than any goal asks, so the goal holds there.
 
 With a baseline catalog (the catalog before a change), each length also says what changed: tier,
 form, listing tokens, and how much of the model-visible prefix a prompt cache filled with the
-baseline's tools array could still reuse (:func:`toolsearch.analysis.cachediff.compare`).
+baseline's tools array could still reuse (:func:`toolsearch.analysis.cachediff.compare`), and
+whether the change made disclosure worse there (:func:`worse_than_baseline`); with
+``fail_on_worse`` that fails the check too.
 """
 
 from __future__ import annotations
@@ -26,10 +28,14 @@ from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiReco
     _NAMED_MAX, at_length, collapsed_words, goal_at, goal_statement, length_goals_for, lost_words, outcomes, \
     recommend_for_contexts, requirement_misses
 from .quantities import form_word
-from .sweep import FORM_RANK, listing_ladder
+from .sweep import FORM_RANK, Ladder, listing_ladder
 
-__all__ = ["GOALS", "Miss", "LengthCheck", "BaselineChange", "CheckResult", "goal_failures", "headroom_failures",
-           "check_catalog", "failure_lines"]
+__all__ = ["GOALS", "BaselineChange", "CheckResult", "LengthCheck", "Miss", "ServerWorse", "check_catalog",
+           "failure_items", "failure_lines", "goal_failures", "headroom_failures", "worse_lines", "worse_than_baseline"]
+
+#: A server's state, best (0) to worst: what "a server is listed worse" compares
+#: (:func:`worse_than_baseline`). ``visible``: every tool sent with its schema (tier 0).
+STATE_RANK: dict[str, int] = {"visible": 0, "full": 1, "names": 2, "summary": 3, "hidden": 4}
 
 
 def goal_failures(outcome: ContextOutcome, goal: str, max_listing_tokens: int | None = None) -> tuple[str, ...]:
@@ -102,11 +108,13 @@ class Miss:
     Attributes:
         kind: ``keep`` (servers that must stay named are collapsed), ``goal`` (the listing's form is
             below the goal's), ``size`` (the listing is over ``--max-listing-tokens``) or
-            ``headroom`` (less room above the listing than ``--headroom`` asks).
+            ``headroom`` (less room above the listing than ``--headroom`` asks) or ``worse`` (the
+            change made disclosure worse than the baseline, :func:`worse_than_baseline`).
         sentence: the sentence :attr:`LengthCheck.failures` holds for it.
         servers: ``keep``: the kept servers collapsed; ``goal``: the servers collapsed that no
-            ``--except`` covers, in collapse order.
-        detail: ``goal``: what the goal needs in words; ``headroom``: the clause on a smaller listing.
+            ``--except`` covers, in collapse order; ``worse``: the servers listed worse.
+        detail: ``goal``: what the goal needs in words; ``headroom``: the clause on a smaller listing;
+            ``worse``: the whole sentence (two lengths with the same one are one condition).
         figure: ``size``: the limit; ``headroom``: the budget it needs (tokens).
         words: ``goal``: ``"except"`` when ``--except`` was given; ``headroom``: the percentage.
     """
@@ -126,7 +134,24 @@ class Miss:
             return (self.kind, self.servers)
         if self.kind == "headroom":
             return (self.kind, self.detail, self.words)
+        if self.kind == "worse":
+            return (self.kind, self.detail)
         return (self.kind, self.detail, self.figure, self.words)
+
+
+@dataclass(frozen=True)
+class ServerWorse:
+    """A server listed worse than in the baseline at one context length (states as
+    :meth:`toolsearch.analysis.sweep.Ladder.states_of` gives them: ``full``, ``names``,
+    ``summary``, ``hidden``)."""
+
+    name: str
+    before: str
+    after: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: ``name``, ``before``, ``after``."""
+        return {"name": self.name, "before": self.before, "after": self.after}
 
 
 @dataclass(frozen=True)
@@ -140,6 +165,8 @@ class BaselineChange:
         total_tokens: tokens of the new tools array (same tokenizer).
         first_cause: the first structural difference that changes the prefix, in words, or ``""``.
         more_causes: how many further such differences there are (``toolsearch diff`` lists them).
+        worse_servers: the servers of both catalogs the model sees worse than in the baseline, in
+            the new catalog's server order (:func:`worse_than_baseline`).
     """
 
     before: ContextOutcome
@@ -148,12 +175,19 @@ class BaselineChange:
     total_tokens: int
     first_cause: str
     more_causes: int = 0
+    worse_servers: tuple[ServerWorse, ...] = ()
+
+    @property
+    def worse(self) -> bool:
+        """Disclosure is worse than the baseline's at this length (:func:`worse_than_baseline`)."""
+        return bool(self.worse_servers)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
         return {"before": self.before.to_dict(), "cache_hit": self.cache_hit,
                 "reusable_tokens": self.reusable_tokens, "total_tokens": self.total_tokens,
-                "first_cause": self.first_cause, "more_causes": self.more_causes}
+                "first_cause": self.first_cause, "more_causes": self.more_causes,
+                "worse": self.worse, "worse_servers": [w.to_dict() for w in self.worse_servers]}
 
 
 @dataclass(frozen=True)
@@ -170,6 +204,9 @@ class LengthCheck:
     excepted_collapsed: tuple[str, ...] = ()
     #: the same failures as :class:`Miss` values, in the same order (what :func:`failure_lines` groups)
     misses: tuple[Miss, ...] = ()
+    #: the change made disclosure worse than the baseline here (a ``worse`` :class:`Miss`), or
+    #: ``None``; it is among :attr:`misses` and :attr:`failures` only with ``fail_on_worse``
+    worse: Miss | None = None
 
     @property
     def holds(self) -> bool:
@@ -204,6 +241,7 @@ class CheckResult:
             (:data:`toolsearch.analysis.recommend.LengthGoals`).
         baseline_config: the settings the baseline catalog was planned with (the config before
             the change), or ``None`` without a baseline.
+        fail_on_worse: a change that makes disclosure worse than the baseline fails the check.
     """
 
     goal: str
@@ -218,6 +256,7 @@ class CheckResult:
     headroom_pct: float = 0.0
     length_goals: LengthGoals = ()
     baseline_config: ToolSearchConfig | None = None
+    fail_on_worse: bool = False
 
     @property
     def goal_words(self) -> str:
@@ -235,7 +274,8 @@ class CheckResult:
         """The ``check --format json`` object."""
         return {"passed": self.passed, "goal": self.goal, "goal_words": self.goal_words,
                 "except": list(self.except_servers), "keep": list(self.keep_servers), "headroom_pct": self.headroom_pct,
-                "max_listing_tokens": self.max_listing_tokens, "threshold_pct": self.threshold_pct,
+                "max_listing_tokens": self.max_listing_tokens, "fail_on_worse": self.fail_on_worse,
+                "threshold_pct": self.threshold_pct,
                 "listing_max_tokens": self.listing_max_tokens, "planning_tokenizer": self.planning_tokenizer,
                 "baseline_settings": None if self.baseline_config is None else {
                     "threshold_pct": self.baseline_config.threshold_pct,
@@ -246,13 +286,76 @@ class CheckResult:
 
 
 def _change(baseline: Inspector, inspector: Inspector, config: ToolSearchConfig, context_length: int | None,
-            tokenizer: str, before: ContextOutcome, baseline_config: ToolSearchConfig) -> BaselineChange:
+            tokenizer: str, before: ContextOutcome, baseline_config: ToolSearchConfig,
+            worse: tuple[ServerWorse, ...] = ()) -> BaselineChange:
     diff = compare(Side(baseline, baseline_config, context_length, tokenizer, "baseline"),
                    Side(inspector, config, context_length, tokenizer, "new"))
     cause = diff.causes[0].message if diff.causes else ""
     return BaselineChange(before=before, cache_hit=diff.cache_hit, reusable_tokens=diff.reusable.tokens,
                           total_tokens=diff.reusable.total_tokens_b, first_cause=str(cause),
-                          more_causes=max(len(diff.causes) - 1, 0))
+                          more_causes=max(len(diff.causes) - 1, 0), worse_servers=worse)
+
+
+def server_states(ladder: Ladder, outcome: ContextOutcome) -> dict[str, str]:
+    """Server name → its state at one context length (``outcome`` read off ``ladder``): ``visible``
+    for a server whose tools are all sent with their schemas (every server at tier 0), else the
+    listing's ``full``, ``names``, ``summary`` or ``hidden``; every server with a registered tool."""
+    states = dict.fromkeys(ladder.registered, "visible")
+    if outcome.tier != 0:
+        states.update(ladder.states_of(ladder.step_at(outcome.budget)))
+    return states
+
+
+def worse_than_baseline(ladder: Ladder, outcome: ContextOutcome, baseline_ladder: Ladder,
+                        before: ContextOutcome) -> tuple[ServerWorse, ...]:
+    """The servers a change makes the model see worse at one context length.
+
+    A server's state, best to worst (:data:`STATE_RANK`): ``visible`` (its schemas sent; at tier 0,
+    every server), ``full`` (listed with short descriptions), ``names``, ``summary`` (one summary
+    line), ``hidden`` (not in the listing). Disclosure is worse when a server both catalogs have
+    (by name, with at least one registered tool on each side) is in a worse state than in the
+    baseline. So a higher tier (docs/reference.md §5.5) is worse whenever it costs such a server:
+    0 → 1 (its schemas were sent, now it is deferred), 1 → 2 (its tool names were listed, now at
+    most a summary line). A server only one side has is not compared (a new server is judged by
+    the goal), so a tier that rises only with servers the baseline did not have (a baseline with no
+    catalog yet) is not worse; and the listing's size alone never is: more tools in the same states
+    is growth.
+
+    Args:
+        ladder, outcome: the new catalog's listing ladder and its outcome at this length.
+        baseline_ladder, before: the baseline's, at the same length.
+
+    Returns:
+        The servers in a worse state, in the new catalog's order; empty when none is.
+    """
+    now, then = server_states(ladder, outcome), server_states(baseline_ladder, before)
+    return tuple(ServerWorse(name, then[name], state) for name, state in now.items()
+                 if name in then and STATE_RANK[state] > STATE_RANK[then[name]])
+
+
+def _tier_words(outcome: ContextOutcome) -> str:
+    """``tier 1 (names)``; ``tier 0 (every schema sent)``."""
+    return "tier 0 (every schema sent)" if outcome.tier == 0 else \
+        f"tier {outcome.tier} ({form_word(outcome.listing_form)})"
+
+
+def _worse_miss(change: BaselineChange, outcome: ContextOutcome) -> Miss | None:
+    """The ``worse`` :class:`Miss` of one length: one sentence with the tier before and after (when
+    it rose) and each server seen worse with its state before and after (at most ten, then ``and N
+    more``; a name holding a line break with it as a marker: the sentence is one line, in JSON too)."""
+    if not change.worse:
+        return None
+    parts = []
+    if outcome.tier > change.before.tier:
+        parts.append(f"{_tier_words(change.before)} → {_tier_words(outcome)}")
+    servers = change.worse_servers
+    if servers:
+        shown = ", ".join(f"{reveal_line(w.name)} ({form_word(w.before)} → {form_word(w.after)})"
+                          for w in servers[:_NAMED_MAX])
+        more = f" and {len(servers) - _NAMED_MAX} more" if len(servers) > _NAMED_MAX else ""
+        parts.append(f"{'server' if len(servers) == 1 else 'servers'} listed worse: {shown}{more}")
+    sentence = "worse than the baseline: " + "; ".join(parts)
+    return Miss("worse", sentence, tuple(w.name for w in servers), detail=sentence)
 
 
 def _within_limit(suggestion: MultiRecommendation, max_listing_tokens: int | None) -> MultiRecommendation:
@@ -277,7 +380,7 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
                   keep_servers: Sequence[str] = (), headroom_pct: float = 0.0,
                   length_goals: Mapping[int | None, str] | None = None,
                   baseline_config: ToolSearchConfig | None = None,
-                  called: Sequence[Any] | None = None) -> CheckResult:
+                  called: Sequence[Any] | None = None, fail_on_worse: bool = False) -> CheckResult:
     """Check ``goal`` at every context length with ``config``'s threshold_pct and listing_max_tokens.
 
     Args:
@@ -306,10 +409,14 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
             them): each length's outcome then has ``called_listed``, ``called_total`` and
             ``searches_saved``, counted as ``recommend --sessions`` counts them
             (:func:`toolsearch.analysis.recommend.with_listing_evidence`).
+        fail_on_worse: a length where the change makes disclosure worse than the baseline
+            (:func:`worse_than_baseline`) fails too, with a ``worse`` :class:`Miss`. The
+            suggestion answers the other misses only: it is ``None`` when only this one fails.
 
     Raises:
-        ValueError: an unknown goal, no context length, a headroom outside 0 to 1000 %, or a
-            per-length goal for a length not in ``context_lengths``.
+        ValueError: an unknown goal, no context length, a headroom outside 0 to 1000 %, a
+            per-length goal for a length not in ``context_lengths``, or ``fail_on_worse``
+            without a baseline.
         TokenizerError: an unknown tokenizer name.
     """
     if goal not in GOAL_FORMS:
@@ -318,6 +425,8 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         raise ValueError("at least one context length is needed")
     if not 0 <= headroom_pct <= 1000:
         raise ValueError(f"headroom must be 0 to 1000 %, got {headroom_pct!r}")
+    if fail_on_worse and baseline is None:
+        raise ValueError("fail_on_worse needs a baseline: worse than what?")
     lengths = list(context_lengths)
     per_length = length_goals_for(goal, length_goals, lengths)
     ladder = listing_ladder(inspector.planner, config, tokenizer)
@@ -327,8 +436,8 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
     before: tuple[ContextOutcome, ...] = ()
     old = config if baseline_config is None else baseline_config
     if baseline is not None:
-        before = outcomes(listing_ladder(baseline.planner, old, tokenizer), old.threshold_pct,
-                          old.listing_max_tokens, lengths)
+        old_ladder = listing_ladder(baseline.planner, old, tokenizer)
+        before = outcomes(old_ladder, old.threshold_pct, old.listing_max_tokens, lengths)
     except_servers, keep_servers = tuple(dict.fromkeys(except_servers)), tuple(dict.fromkeys(keep_servers))
 
     def misses(o: ContextOutcome) -> tuple[Miss, ...]:
@@ -357,13 +466,16 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
                      if name_of.get(lab) in except_servers)
 
     found = [misses(o) for o in now]
-    checks = tuple(LengthCheck(o, tuple(m.sentence for m in found[i]),
-                               _change(baseline, inspector, config, o.context_length, tokenizer, before[i], old)
-                               if baseline is not None else None, goal_at(goal, per_length, o.context_length),
-                               excepted_collapsed(o), found[i])
+    changes = [_change(baseline, inspector, config, o.context_length, tokenizer, before[i], old,
+                       worse_than_baseline(ladder, o, old_ladder, before[i]))
+               if baseline is not None else None for i, o in enumerate(now)]
+    worse = [_worse_miss(change, o) if change is not None else None for change, o in zip(changes, now)]
+    gated = [(*found[i], worse[i]) if fail_on_worse and worse[i] is not None else found[i] for i in range(len(now))]
+    checks = tuple(LengthCheck(o, tuple(m.sentence for m in gated[i]), changes[i],
+                               goal_at(goal, per_length, o.context_length), excepted_collapsed(o), gated[i], worse[i])
                    for i, o in enumerate(now))
     suggestion = None
-    if not all(c.holds for c in checks):
+    if any(found):  # a setting answers the goal's conditions; none answers "worse than before"
         suggestion = recommend_for_contexts(ladder, config, lengths, goal, except_servers=except_servers,
                                             keep_servers=keep_servers, headroom_pct=headroom_pct,
                                             length_goals=dict(per_length))
@@ -372,7 +484,7 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
                        listing_max_tokens=config.listing_max_tokens, planning_tokenizer=ladder.planning_tokenizer,
                        lengths=checks, suggestion=suggestion, except_servers=except_servers,
                        keep_servers=keep_servers, headroom_pct=headroom_pct, length_goals=per_length,
-                       baseline_config=old if baseline is not None else None)
+                       baseline_config=old if baseline is not None else None, fail_on_worse=fail_on_worse)
 
 
 def _joined(items: Sequence[str]) -> str:
@@ -443,6 +555,8 @@ def _grouped(kind: str, misses: Sequence[tuple[ContextOutcome, Miss]]) -> str:
     """One sentence for one condition missed at several lengths (in the order given)."""
     outs = [o for o, _ in misses]
     first = misses[0][1]
+    if kind == "worse":  # the same sentence at every one of them (its condition)
+        return first.sentence
     if kind == "keep":
         return f"{lost_words(first.servers)} within {_budgets(outs)}"
     if kind == "goal":
@@ -464,18 +578,37 @@ def _grouped(kind: str, misses: Sequence[tuple[ContextOutcome, Miss]]) -> str:
             f"at least {_joined([f'{m.figure:,}' for _, m in misses])}{first.detail}")
 
 
+def _condition_lines(pairs: Sequence[tuple[ContextOutcome, Miss]]) -> tuple[tuple[str, str], ...]:
+    """``(kind, line)`` per condition among ``pairs`` (one length's outcome and one of its misses,
+    in the lengths' order), each line naming the lengths it is missed at."""
+    groups: dict[tuple[Any, ...], list[tuple[ContextOutcome, Miss]]] = {}
+    for outcome, miss in pairs:
+        groups.setdefault(miss.condition, []).append((outcome, miss))
+    lines = []
+    for condition, misses in groups.items():
+        text = misses[0][1].sentence if len(misses) == 1 else _grouped(condition[0], misses)
+        lines.append((condition[0], f"{_at_lengths([o.context_length for o, _ in misses])}: {text}"))
+    return tuple(lines)
+
+
+def failure_items(result: CheckResult) -> tuple[tuple[str, str], ...]:
+    """:func:`failure_lines` with each line's :attr:`Miss.kind` (``keep``, ``goal``, ``size``,
+    ``headroom``, ``worse``), as ``(kind, line)`` pairs in the same order."""
+    return _condition_lines([(c.outcome, m) for c in result.lengths for m in c.misses])
+
+
 def failure_lines(result: CheckResult) -> tuple[str, ...]:
     """Why the check fails, one line per condition missed, each naming the context lengths it is
     missed at (``at 4,000, 8,000 and 16,000 tokens: github must stay named but …``), in the order
     the lengths and their failures come; empty when it passes. A condition missed at one length
     reads as that length's :attr:`LengthCheck.failures` sentence; at several, one sentence gives
     each length's figures in the order of the lengths (the table above it gives the rest)."""
-    groups: dict[tuple[Any, ...], list[tuple[ContextOutcome, Miss]]] = {}
-    for c in result.lengths:
-        for m in c.misses:
-            groups.setdefault(m.condition, []).append((c.outcome, m))
-    lines = []
-    for condition, misses in groups.items():
-        text = misses[0][1].sentence if len(misses) == 1 else _grouped(condition[0], misses)
-        lines.append(f"{_at_lengths([o.context_length for o, _ in misses])}: {text}")
-    return tuple(lines)
+    return tuple(line for _, line in failure_items(result))
+
+
+def worse_lines(result: CheckResult) -> tuple[str, ...]:
+    """Where the change makes disclosure worse than the baseline, one line per sentence naming
+    the lengths it holds at, as :func:`failure_lines` words them; with or without
+    ``fail_on_worse`` (empty without a baseline or when nothing got worse)."""
+    return tuple(line for _, line in _condition_lines([(c.outcome, c.worse) for c in result.lengths
+                                                       if c.worse is not None]))

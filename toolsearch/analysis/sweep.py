@@ -255,6 +255,9 @@ class Ladder:
         steps: the candidates in degradation order (``form``, ``collapsed`` labels, ``tokens``
             in the planning tokenizer). ``fits`` is always False: they were measured at budget 0.
         planning_tokenizer: the tokenizer that measured them.
+        servers: the servers with deferred tools, as the listing groups them.
+        registered: the name of every server with at least one registered tool (deferred or
+            visible), in the plan's order: the servers a model sees in some way.
     """
 
     activated: bool
@@ -262,6 +265,7 @@ class Ladder:
     steps: tuple[DegradationStep, ...]
     planning_tokenizer: str
     servers: tuple[LadderServer, ...] = ()
+    registered: tuple[str, ...] = ()
 
     def states_of(self, step: DegradationStep | None) -> dict[str, str]:
         """Server name → ``full`` | ``names`` | ``summary`` | ``hidden`` when ``step`` is the
@@ -343,7 +347,8 @@ def listing_ladder(planner: Planner, config: ToolSearchConfig, tokenizer: str = 
     plan = plan_at_budget(planner, config, 0, tokenizer)
     servers = tuple(LadderServer(s.name, s.label, s.deferred_count) for s in plan.servers if s.deferred_count > 0)
     return Ladder(activated=plan.activated, listing_enabled=config.listing_enabled,
-                  steps=tuple(plan.steps), planning_tokenizer=plan.planning_tokenizer, servers=servers)
+                  steps=tuple(plan.steps), planning_tokenizer=plan.planning_tokenizer, servers=servers,
+                  registered=tuple(s.name for s in plan.servers if s.tool_count > 0))
 
 
 def at_least(form: str) -> Callable[[str], bool]:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 from ..engine import constants as C
 from .common import (Once, add_timeout_argument, broken_pipe_status, load_harness_config, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
                      rewrite_progress_line)
-from .textfmt import name_cell, one_line, runner_safe, text_table as _table, whole_number
+from .textfmt import github_command, name_cell, one_line, runner_safe, text_table as _table, whole_number
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, parse_config
 from ..engine.errors import ToolsearchError
@@ -59,13 +59,22 @@ def _whole_number_at_least(least: int):
 _positive_int = _whole_number_at_least(1)
 
 
-def _shared(parser: argparse.ArgumentParser) -> None:
+def _shared(parser: argparse.ArgumentParser, formats: Sequence[str] = ()) -> None:
+    """The options ``eval`` and ``lint`` share. ``formats``: the choices of a ``--format`` option
+    beside ``--json`` (which is then ``--format json``); none: ``--json`` alone."""
     parser.add_argument("--config", action=Once, metavar="FILE",
                         help="harness config.yaml; its tools.tool_search block is used (defer set, search limits)")
     parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                         help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
     parser.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    if not formats:
+        parser.add_argument("--json", action="store_true", help="print JSON")
+        return
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--format", choices=formats, default="text",
+                        help="text (default), json, or github (GitHub Actions annotations: one ::error, ::warning or "
+                             "::notice line per finding by its severity, then a summary line)")
+    output.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -111,7 +120,7 @@ def add_parsers(subparsers: Any) -> None:
                         "the catalogs do): tools whose description, schemas, title or annotations changed since, "
                         "or that came back under a look-alike name, are flagged as possible rug pulls")
     add_timeout_argument(p)
-    _shared(p)
+    _shared(p, ("text", "json", "github"))
 
 
 def connect_sources(sources: Sequence[str], timeout: float | None = None, config_path: str | None = None) -> Any:
@@ -222,6 +231,29 @@ def lint_lines(report: LintReport, severity: str = "info") -> Iterator[str]:
         yield f"    fix: {f.fix}"
 
 
+#: The annotation command of each finding severity (``lint --format github``).
+GITHUB_COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def lint_github_lines(report: LintReport, severity: str = "info", sources: Sequence[str] = ()) -> Iterator[str]:
+    """``lint --format github``: one GitHub Actions workflow command per finding at ``severity`` and
+    above (``::error``, ``::warning`` or ``::notice`` by its severity; the title names the rule, the
+    message the server/tool, the field, what is wrong and the fix; ``file=`` the catalog when it is
+    one file), then the summary line :func:`lint_lines` starts with, which never starts with ``::``.
+    Catalog text is escaped as the runner requires (:func:`~toolsearch.cli.textfmt.github_command`)."""
+    keep = C.LINT_SEVERITIES[: C.LINT_SEVERITIES.index(severity) + 1]
+    where_file = {"file": sources[0]} if len(sources) == 1 and sources[0] != "-" else {}
+    for f in report.findings:
+        if f.severity not in keep:
+            continue
+        where = f.subject("/")
+        if f.field:
+            where += f": {f.field}" + (f" @{f.offset}" if f.offset is not None else "")
+        yield github_command(GITHUB_COMMANDS[f.severity], f"{where}: {f.message} (fix: {f.fix})",
+                             title=f"toolsearch lint: {f.rule}", **where_file)
+    yield next(iter(lint_lines(report, severity)))  # "catalog: NAME (N tools, …); 1 error, …"
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``eval`` or ``lint`` for parsed ``args``. Returns the exit status."""
     from ..analysis.evaluation import (evaluate, evaluate_folds, evaluate_tuned, first_names,  # noqa: PLC0415
@@ -293,7 +325,10 @@ def run(args: argparse.Namespace) -> int:
             if not report.counts()["error"]:  # a file whose every tool was skipped has its findings
                 refuse_empty_catalog("lint", inspector, "there is nothing to lint, and no findings would read as a clean catalog")
             status = decided(1 if report.counts()["error"] else 0)
-            if args.json:
+            if args.format == "github":
+                for line in lint_github_lines(report, args.severity, args.sources):
+                    print(line)
+            elif args.format == "json":
                 data = report.to_dict()
                 keep = C.LINT_SEVERITIES[: C.LINT_SEVERITIES.index(args.severity) + 1]
                 data["findings"] = [f for f in data["findings"] if f["severity"] in keep]

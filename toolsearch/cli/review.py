@@ -7,10 +7,12 @@ A thin shell over :mod:`toolsearch.analysis.review`, :mod:`toolsearch.analysis.c
                       [--no-strategies] [--display-tokenizer T] [--scope NAME=SERVER,... | --scope-file FILE]
     toolsearch costs CATALOG... [settings] [--sort KEY] [--display-tokenizer T] [--json | --csv]
     toolsearch check CATALOG... --context-lengths N,N,... --goal G [settings] [--max-listing-tokens N]
-                     [--baseline OLD_CATALOG]... [--baseline-config OLD_CONFIG] [--format text|markdown|json]
+                     [--baseline OLD_CATALOG]... [--baseline-config OLD_CONFIG] [--fail-on-worse]
+                     [--format text|markdown|json|github]
 
 Exit status 0 on success, 2 for bad arguments or unreadable files (one line on stderr naming the
-file and the problem); ``check`` exits 1 when the goal does not hold at some context length.
+file and the problem); ``check`` exits 1 when the goal does not hold at some context length (or,
+with ``--fail-on-worse``, when the change makes disclosure worse than the baseline).
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ from .common import (GOAL_HELP, as_typed, load_harness_config, input_written_ove
                      note_unused_settings, unconfigured_servers, unconfigured_words,
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
-from .textfmt import (name_cell, one_line, output_file, parse_context_lengths, runner_safe, text_table,
-                      whole_number)
+from .textfmt import (github_command, name_cell, one_line, output_file, parse_context_lengths, runner_safe,
+                      text_table, whole_number)
 
 if TYPE_CHECKING:
     from ..analysis import check as check_mod
@@ -161,12 +163,15 @@ def add_parsers(sub: Any) -> None:
         description="Check that the config's settings reach a goal at every listed context length: exit 0 when "
                     "they do, 1 when they do not (saying where and why, and which settings would), 2 for bad "
                     "input. With --baseline (the catalog before a change), each length also shows what changed "
-                    "in tier, form, listing tokens and the prompt-cache prefix.",
+                    "in tier, form, listing tokens and the prompt-cache prefix; --fail-on-worse also fails where "
+                    "that change makes disclosure worse: a server both catalogs have in a worse state (visible, "
+                    "then full, names, summary, hidden; so a higher tier that costs such a server), not a larger "
+                    "listing alone. --format github prints one GitHub Actions annotation per failure.",
         formatter_class=raw, epilog=_epilog(
             "toolsearch check sample_catalogs/team-workspace.yaml --context-lengths 32k,200k --goal names",
             "toolsearch check docs/examples/diff-tuesday.yaml --baseline docs/examples/diff-monday.yaml "
             "--context-lengths 128k,1m --goal full "
-            "--max-listing-tokens 3000 --format markdown"))
+            "--max-listing-tokens 3000 --fail-on-worse --format github"))
     _catalog_arguments(p)
     for action in p._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
         if action.dest == "context_length":  # refused in run(): the lengths are --context-lengths
@@ -200,9 +205,15 @@ def add_parsers(sub: Any) -> None:
                    help="the harness config.yaml before the change: the baseline is planned with its "
                         "tools.tool_search block (and the settings flags given here), so a change of settings shows "
                         "against the baseline too; needs --baseline")
+    p.add_argument("--fail-on-worse", action="store_true",
+                   help="with --baseline: also fail (exit 1) at a context length where the change makes disclosure "
+                        "worse than the baseline: a server both catalogs have in a worse state (visible, then full, "
+                        "names, summary, hidden), so also a higher tier that costs such a server; new servers and a "
+                        "larger listing alone are not worse")
     output = p.add_mutually_exclusive_group()
-    output.add_argument("--format", choices=("text", "markdown", "json"), default="text",
-                        help="text (default), markdown (for a pull request comment) or json")
+    output.add_argument("--format", choices=("text", "markdown", "json", "github"), default="text",
+                        help="text (default), markdown (for a pull request comment), json, or github (GitHub Actions "
+                             "annotations: one ::error line per failure, then a summary line)")
     output.add_argument("--json", dest="format", action="store_const", const="json",
                         help="the same as --format json")
     p.add_argument("--strict", action="store_true",
@@ -243,6 +254,9 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "check" and args.context_length is not None:
             raise ReviewUsageError("check: --context-length: check plans at each of --context-lengths only; "
                                    "put the length there (--context-lengths 32k,200k,...)")
+        if args.command == "check" and args.fail_on_worse and not args.baseline:  # refused before any file is read
+            raise ReviewUsageError("check: --fail-on-worse: worse than what? add --baseline OLD_CATALOG (the catalog "
+                                   "before the change)")
         config = config_from_args(args)
         if (getattr(args, "strict", False) and not args.config
                 and all(getattr(args, key, None) is None for key in ("threshold_pct", "listing_max_tokens"))):
@@ -508,6 +522,53 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
     return lines
 
 
+#: The annotation title of each kind of failure (:attr:`toolsearch.analysis.check.Miss.kind`).
+GITHUB_TITLES = {"keep": "toolsearch check: a server to keep collapsed", "goal": "toolsearch check: goal missed",
+                 "size": "toolsearch check: listing over the limit", "headroom": "toolsearch check: headroom missed",
+                 "worse": "toolsearch check: worse than the baseline"}
+
+
+def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sources: Sequence[str],
+                  notes: Sequence[str] = ()) -> list[str]:
+    """``check --format github``: an ``::error`` annotation per failure line
+    (:func:`toolsearch.analysis.check.failure_items`), a ``::warning`` per length where the change
+    makes disclosure worse than the baseline when ``--fail-on-worse`` does not gate it, a
+    ``::notice`` with the settings that would reach the goal, then one summary line (never starting
+    with ``::``). ``file=`` names the catalog when it is one file."""
+    from ..analysis.check import failure_items, worse_lines  # noqa: PLC0415
+
+    where = {"file": sources[0]} if len(sources) == 1 and sources[0] != "-" else {}
+    lines = [f"toolsearch check: {line}" for line in notes]
+    items = failure_items(result)
+    for kind, line in items:
+        lines.append(github_command("error", line, title=GITHUB_TITLES.get(kind, "toolsearch check"), **where))
+    if not result.fail_on_worse:
+        for line in worse_lines(result):
+            lines.append(github_command("warning", line, title=GITHUB_TITLES["worse"], **where))
+    for line in _verdict_lines(result)[len(items):]:  # the settings that would reach the goal
+        lines.append(github_command("notice", line, title="toolsearch check: settings"))
+    verdict = "passed" if result.passed else f"failed ({counted(len(items), 'condition')} missed)"
+    settings = f"{_settings_words(config)}, planning tokenizer {result.planning_tokenizer}"
+    old = result.baseline_config
+    if old is not None and _settings_words(old) != _settings_words(config):  # as the text output says it
+        settings += f" (baseline: {_settings_words(old)})"
+    lines.append(one_line(f"toolsearch check {verdict}: {_goal_line(result)}; {settings}"))
+    return lines
+
+
+def _goal_line(result: check_mod.CheckResult) -> str:
+    """What was checked where, as the first line of the text output says it after the verdict:
+    the goal, the limits asked with it and the context lengths (``every server at names or better;
+    listing at most 3,000 tokens at 32,000, 200,000 tokens``)."""
+    lengths = ", ".join(_length(c.outcome.context_length) for c in result.lengths)
+    limit = f"; listing at most {result.max_listing_tokens:,} tokens" if result.max_listing_tokens is not None else ""
+    limit += f"; {result.headroom_pct:g}% headroom" if result.headroom_pct else ""
+    known = all(c.outcome.context_length for c in result.lengths)
+    where = ("" if result.length_goals  # the goal names its lengths
+             else f" at {lengths} tokens" if known else f" at the context lengths {lengths}")
+    return f"{result.goal_words}{limit}{where}"
+
+
 def _settings_words(config: ToolSearchConfig) -> str:
     """The settings a listing depends on, as the check's settings line says them."""
     words = f"threshold_pct {config.threshold_pct:g}, listing_max_tokens {config.listing_max_tokens:,}"
@@ -551,7 +612,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                                      except_servers=args.except_servers, keep_servers=keep,
                                      headroom_pct=args.headroom, length_goals=length_goals,
                                      baseline_config=baseline_config,
-                                     called=evidence.called if evidence is not None else None)
+                                     called=evidence.called if evidence is not None else None,
+                                     fail_on_worse=args.fail_on_worse)
     status = decided(0 if result.passed else 1)
     called_lines = [one_line(line) for line in keep_called_lines(kept_called)]
     if args.format == "json":
@@ -559,6 +621,10 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
         if kept_called is not None:
             data["keep_called"] = kept_called.to_dict()
         print_json(data)
+        return status
+    if args.format == "github":
+        for line in _github_lines(result, config, args.sources, called_lines):
+            print(line)
         return status
     lengths = ", ".join(_length(c.outcome.context_length) for c in result.lengths)
     limit = f"; listing at most {result.max_listing_tokens:,} tokens" if result.max_listing_tokens is not None else ""
@@ -609,11 +675,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
             for line in _verdict_lines(result):
                 print(f"- {_md(line)}")
         return status
-    known = all(c.outcome.context_length for c in result.lengths)
-    where = ("" if result.length_goals  # the goal names its lengths
-             else f" at {lengths} tokens" if known else f" at the context lengths {lengths}")
     # server names in these lines are catalog text: '##[error]…' is a runner command anywhere in a line
-    print(runner_safe(f"toolsearch check {verdict}: {result.goal_words}{limit}{where}"))
+    print(runner_safe(f"toolsearch check {verdict}: {_goal_line(result)}"))
     print(runner_safe(settings))
     for line in called_lines:
         print(runner_safe(line))

@@ -411,3 +411,27 @@ def goal_argument(text: str, empty_items: bool = False) -> GoalArgument:
     if goal is None and not by_length:
         raise argparse.ArgumentTypeError(f"expected a goal ({choices}) or LENGTH=GOAL items, got {quoted(text)}")
     return GoalArgument(goal, by_length)
+
+
+# --- GitHub Actions workflow commands ----------------------------------------------------------
+
+def github_data(text: str) -> str:
+    """``text`` as the message of a GitHub Actions workflow command (``::error ...::MESSAGE``): one
+    line, with ``%``, CR and LF percent-encoded as the runner decodes them (``%25``, ``%0D``,
+    ``%0A``), so no text can end the command or start another. Line breaks, controls and invisible
+    characters (bidi controls, zero-width characters) are first shown as markers, as in every
+    one-line output (:func:`one_line`, :func:`~toolsearch.engine.invisible.reveal`)."""
+    return reveal(one_line(text)).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github_property(text: str) -> str:
+    """``text`` as a property value of a workflow command (``title=VALUE``, ``file=VALUE``):
+    :func:`github_data`, and ``:`` and ``,`` encoded too (``%3A``, ``%2C``), which would otherwise end
+    the value or the properties."""
+    return github_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_command(command: str, message: str, **properties: str) -> str:
+    """One workflow command line: ``::error title=T,file=F::message`` (properties in the order given)."""
+    props = ",".join(f"{key}={github_property(value)}" for key, value in properties.items())
+    return f"::{command}{' ' + props if props else ''}::{github_data(message)}"
