@@ -139,3 +139,20 @@ def test_check_marks_the_legacy_runner_command_form_in_its_failure_lines(tmp_pat
     assert "big #⟨U+0023⟩[error]forged" in result.stdout
     markdown = run_cli("check", catalog, "--context-lengths", "8k", "--goal", "names", "--format", "markdown")
     assert "##[" not in markdown.stdout and "big ##\\[error\\]forged" in markdown.stdout
+
+
+def test_the_summary_line_of_format_github_marks_the_legacy_runner_command_form(tmp_path: Path):
+    """``--format github``: every line but the summary is a ``::`` command (the runner then reads no
+    legacy ``##[`` in it); the summary line is plain text, so ``##[`` there is marked."""
+    servers = [{"name": f"big ##[error]forged {i}", "tools": [
+        {"name": f"tool_{j}", "description": "Does one thing among many. " * 8, "inputSchema": {"type": "object"}}
+        for j in range(30)]} for i in range(3)]
+    catalog = write_json(tmp_path / "legacy.json", {"name": "cat ##[error]x", "servers": servers})
+    check = run_cli("check", catalog, "--context-lengths", "8k", "--goal", "names", "--keep", servers[0]["name"],
+                    "--format", "github")
+    lint = run_cli("lint", catalog, "--format", "github")
+    for result in (check, lint):
+        plain = [line for line in result.stdout.splitlines() if not line.startswith("::")]
+        assert plain and not [line for line in plain if "##[" in line], result.stdout
+    assert "big #⟨U+0023⟩[error]forged 0" in check.stdout.splitlines()[-1]
+    assert "cat #⟨U+0023⟩[error]x" in lint.stdout.splitlines()[-1]

@@ -552,7 +552,8 @@ def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sourc
     old = result.baseline_config
     if old is not None and _settings_words(old) != _settings_words(config):  # as the text output says it
         settings += f" (baseline: {_settings_words(old)})"
-    lines.append(one_line(f"toolsearch check {verdict}: {_goal_line(result)}; {settings}"))
+    # not a command: '##[error]…' in a server name would make it one (the runner's legacy form, read anywhere)
+    lines.append(runner_safe(one_line(f"toolsearch check {verdict}: {_goal_line(result)}; {settings}")))
     return lines
 
 
