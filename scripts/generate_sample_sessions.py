@@ -24,6 +24,7 @@ Written files:
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import subprocess
@@ -265,6 +266,12 @@ def to_claude_code(session: dict[str, Any]) -> list[dict[str, Any]]:
     converted = to_anthropic(session, server_search=False)
     entries: list[dict[str, Any]] = []
     parent = None
+    # Claude Code stamps every entry with its time: the session's start (its id names it) and a
+    # second per message; the reader orders a session's entries and the sessions by these times.
+    start = datetime.datetime.strptime(session["id"][:15], "%Y%m%d_%H%M%S")
+
+    def stamp(seconds: int) -> str:
+        return (start + datetime.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
     for i, message in enumerate(converted["messages"]):
         content = message["content"]
         for block in content if isinstance(content, list) else []:
@@ -282,7 +289,7 @@ def to_claude_code(session: dict[str, Any]) -> list[dict[str, Any]]:
         uid = f"{session['id']}-{i:03d}"
         entry: dict[str, Any] = {"parentUuid": parent, "isSidechain": False, "userType": "external",
                                  "cwd": "/home/dev/payments-api", "sessionId": session["id"], "version": "2.0.0",
-                                 "uuid": uid, "timestamp": f"2026-11-30T09:15:{i:02d}.000Z",
+                                 "uuid": uid, "timestamp": stamp(i),
                                  "type": message["role"], "message": dict(message)}
         if message["role"] == "assistant":
             entry["message"]["model"] = converted["model"]
@@ -292,7 +299,8 @@ def to_claude_code(session: dict[str, Any]) -> list[dict[str, Any]]:
         parent = uid
     if any("compact" in m for m in session["messages"]):
         entries.insert(0, {"type": "system", "subtype": "compact_boundary", "sessionId": session["id"],
-                           "uuid": f"{session['id']}-compact", "content": "Conversation compacted",
+                           "uuid": f"{session['id']}-compact", "timestamp": stamp(0),
+                           "content": "Conversation compacted",
                            "compactMetadata": {"trigger": "auto", "preTokens": 151000}})
     return entries
 

@@ -1369,9 +1369,10 @@ def test_claude_code_token_counters_that_are_not_counts_are_reported():
     place; a whole number written as a float (910.0) is the count."""
     usage = {"input_tokens": "x", "output_tokens": 1e308, "cache_read_input_tokens": 12.5,
              "cache_creation_input_tokens": True}
-    lines = [{"sessionId": "s1", "type": "assistant", "message": {"role": "assistant", "usage": usage, "content": []}},
-             {"sessionId": "s1", "type": "assistant", "message": {"role": "assistant", "content": [],
-                                                                  "usage": {"input_tokens": 910.0}}}]
+    lines = [{"sessionId": "s1", "type": "assistant", "timestamp": "2026-11-30T09:15:00.000Z",
+              "message": {"role": "assistant", "usage": usage, "content": []}},
+             {"sessionId": "s1", "type": "assistant", "timestamp": "2026-11-30T09:15:01.000Z",
+              "message": {"role": "assistant", "content": [], "usage": {"input_tokens": 910.0}}}]
     loaded = load_sessions_text("\n".join(json.dumps(line) for line in lines) + "\n", "cc.jsonl", "claude-code")
     assert [str(p) for p in loaded.problems] == [
         "cc.jsonl:1.message.usage.input_tokens: expected a count of tokens, got 'x'; not counted",
@@ -1417,8 +1418,8 @@ def test_a_claude_code_session_id_that_is_not_text_is_reported():
     spelling of it ("['a']"). The entry is skipped with its place; the others are read."""
     entry = {"type": "assistant", "message": {"role": "assistant", "content": [
         {"type": "tool_use", "id": "x1", "name": "get_weather", "input": {"city": "Paris"}}]}}
-    lines = [dict(entry, sessionId="s1"), dict(entry, sessionId=["a"]), dict(entry, sessionId={"x": 1}),
-             dict(entry, sessionId=True), dict(entry, sessionId=7)]
+    lines = [dict(entry, sessionId=sid, timestamp=f"2026-11-30T09:15:0{i}.000Z")
+             for i, sid in enumerate(["s1", ["a"], {"x": 1}, True, 7])]
     loaded = load_sessions_text("\n".join(json.dumps(line) for line in lines) + "\n", "cc.jsonl", "claude-code")
     assert [str(p) for p in loaded.problems] == [
         "cc.jsonl:2: expected the sessionId as text, got a list; line skipped",

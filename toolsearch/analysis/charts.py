@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 
 from toolsearch.analysis import palette
 from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
-from toolsearch.engine.invisible import reveal
+from toolsearch.engine.invisible import reveal, shortened
 from toolsearch.analysis.quantities import TOOL_SCHEMA_COLUMN, form_word
 from toolsearch.engine.plan import Plan, ServerPlan
 
@@ -134,8 +134,21 @@ def _has_underscore_key(value: object) -> bool:
 
 
 def esc(text: object) -> str:
-    """Catalog text made safe for plotly labels and hover text (``<`` ``>`` ``&`` ``"`` escaped)."""
-    return html.escape(reveal(str(text)), quote=True)  # invisible characters as visible markers
+    """Catalog text made safe for plotly labels and hover text (``<`` ``>`` ``&`` ``"`` escaped),
+    cut past 200 characters with ``…`` and its length (:func:`~toolsearch.engine.invisible.shortened`,
+    as the tables show a name): a 100,000-character server name made a hover box of a few screens."""
+    return html.escape(reveal(shortened(str(text))), quote=True)  # invisible characters as visible markers
+
+
+#: Longest name an axis label shows (a two-line x label, a collapse-order y label); a longer one
+#: ends in "…" (the hover and the tables give more): a 100,000-character server name squeezed the
+#: plot to a sliver beside its label. Room for the longest sample server name (61 characters).
+AXIS_NAME_CHARS = 64
+
+
+def axis_name(name: str, chars: int = AXIS_NAME_CHARS) -> str:
+    """``name`` whole up to ``chars`` characters, else its first ``chars - 1`` and ``…``."""
+    return name if len(name) <= chars else name[:chars - 1] + "…"
 
 
 #: Above this many servers, the per-server chart's x labels are one line each, turned upright:
@@ -150,9 +163,7 @@ TICK_NAME_CHARS = 24
 
 def _state_tick(server: ServerPlan, one_line: bool = False) -> str:
     color = STATE_COLORS.get(server.state, "#616161")
-    name = server.name
-    if one_line and len(name) > TICK_NAME_CHARS:
-        name = name[:TICK_NAME_CHARS - 1] + "…"
+    name = axis_name(server.name, TICK_NAME_CHARS if one_line else AXIS_NAME_CHARS)
     return f"{esc(name)}{' ' if one_line else '<br>'}<span style='color:{color}'>■</span> {server.state}"
 
 
@@ -272,7 +283,7 @@ def collapse_figure(rows: Sequence[CollapseRow], tokenizer: str, budget: int | N
                     planning_tokenizer: str | None = None) -> go.Figure:
     """Horizontal bars of names-block size in collapse order (first to collapse at the top),
     colored by each server's state, with the whole listing's budget (tokens) as a dashed line."""
-    labels = [f"#{r.rank} {esc(r.server)}" for r in rows]
+    labels = [f"#{r.rank} {esc(axis_name(r.server))}" for r in rows]
     fig = _Fig()
     for state in dict.fromkeys(r.state for r in rows):
         picked = [(lab, r) for lab, r in zip(labels, rows) if r.state == state]
@@ -372,7 +383,7 @@ def listing_key_rows(plan: Plan) -> list[dict]:
     every segment, however narrow, without hovering."""
     segments, _, nothing_fits = listing_segments(plan)
     budget = max(plan.budget, 1)
-    return [{"segment": seg.key, "server": reveal(seg.server) if seg.server else "header and framing text", "state": seg.state or "—",
+    return [{"segment": seg.key, "server": reveal(shortened(seg.server)) if seg.server else "header and framing text", "state": seg.state or "—",
              ("summary line needed (tokens)" if nothing_fits else "in the listing (tokens)"): seg.tokens,
              "share of the budget": f"{100 * seg.tokens / budget:.1f}%",
              "label on the bar": seg.label or ("— (the white segment at the end)" if seg.key == "header"

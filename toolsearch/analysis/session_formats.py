@@ -32,6 +32,7 @@ is reported as a :class:`SessionProblem` with its place and skipped; the rest lo
 
 from __future__ import annotations
 
+import datetime
 import errno
 import json
 import os
@@ -417,8 +418,10 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
 
     Returns:
         A :class:`ReadResult`; sessions in source order, and within a source oldest first (a store and
-        a Hermes export: by start time, then id, :func:`start_order`; the other formats record no
-        start time that is read, so their sessions keep the file's order).
+        a Hermes export: by start time, then id, :func:`start_order`; a Claude Code transcript: by its
+        entries' timestamps, the same start in the file's order, and the file's order when a session
+        has none (:func:`_read_claude_code`); the other formats record no start time that is read, so
+        their sessions keep the file's order).
 
     Raises:
         SessionSourceError: a source cannot be read at all, or ``fmt`` is unknown.
@@ -1510,11 +1513,48 @@ def _add_anthropic_blocks(session: RawSession, content: Any, where: str, out: Re
 
 # --- Claude Code ------------------------------------------------------------------------------
 
+def _iso_seconds(value: Any) -> float | None:
+    """POSIX seconds of an ISO 8601 time as Claude Code writes an entry's ``timestamp``
+    (``2026-11-30T09:15:00.000Z``; one without an offset is read as UTC), else ``None`` (missing,
+    not text, not such a time)."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        moment = datetime.datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.UTC)
+    try:
+        return moment.timestamp()
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+@dataclass
+class _Entry:
+    """A Claude Code transcript entry that is part of a session: where it is, its time, and the
+    steps (``session.steps[first:last]`` as read in file order) and model it gave."""
+
+    where: str
+    seconds: float | None
+    first: int
+    last: int
+    model: str | None = None
+
+
 def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
+    """Claude Code transcript entries, grouped by ``sessionId``. A session's entries are taken in
+    the order of their recorded ``timestamp`` (oldest first; entries of the same time in file
+    order) and a session starts at its oldest entry (``started_at``); the sessions of the file are
+    listed by that, oldest first (the same start: the file's order). A session with an entry whose ``timestamp`` is missing or
+    unreadable keeps the file's order of its entries, and the file keeps its order of sessions when
+    a session has no readable time at all; each such case is reported (:class:`SessionProblem`)."""
     sessions: dict[str, RawSession] = {}
+    entries: dict[str, list[_Entry]] = {}
     for where, entry in _json_values(text, origin, out):
-        entries = entry if isinstance(entry, list) else [entry]
-        for item in entries:
+        items = entry if isinstance(entry, list) else [entry]
+        for item in items:
             if not isinstance(item, dict):
                 out.problems.append(SessionProblem(where, "expected a transcript entry object; line skipped"))
                 continue
@@ -1528,9 +1568,13 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
             session = sessions.get(sid)
             if session is None:
                 session = sessions[sid] = RawSession(id=sid, origin=origin, format="claude-code")
+                entries[sid] = []
             kind = item.get("type")
+            record = _Entry(where, _iso_seconds(item.get("timestamp")), len(session.steps), len(session.steps))
             if kind == "system" and item.get("subtype") == "compact_boundary":
                 session.steps.append(Compaction())
+                record.last = len(session.steps)
+                entries[sid].append(record)
                 continue
             message = item.get("message")
             if kind not in ("user", "assistant"):
@@ -1545,7 +1589,7 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
             session.messages += 1
             if kind == "assistant":
                 if isinstance(message.get("model"), str) and message["model"] and not message["model"].startswith("<"):
-                    session.model = message["model"]
+                    record.model = message["model"]
                 usage = message.get("usage")
                 if isinstance(usage, dict):
                     for key, name in (("input_tokens", "input_tokens"), ("output_tokens", "output_tokens"),
@@ -1555,4 +1599,43 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
                         if value:
                             session.counters[name] = session.counters.get(name, 0) + value
             _add_anthropic_blocks(session, message.get("content"), where, out)
-    out.sessions.extend(sessions.values())
+            record.last = len(session.steps)
+            entries[sid].append(record)
+    for sid, session in sessions.items():
+        _order_by_timestamp(session, entries[sid], origin, out)
+    ordered = list(sessions.values())
+    untimed = [s for s in ordered if s.started_at is None and entries[s.id]]
+    if untimed and len(ordered) > 1:
+        out.problems.append(SessionProblem(
+            origin, f"ordering sessions by time: {counted(len(untimed), 'session')} ({quoted(untimed[0].id)}"
+                    f"{' …' if len(untimed) > 1 else ''}) {'has' if len(untimed) == 1 else 'have'} no readable "
+                    "timestamp; the sessions are listed in the file's order"))
+    else:
+        ordered.sort(key=lambda s: s.started_at or 0.0)  # stable: sessions of the same start keep the file's order
+    out.sessions.extend(ordered)
+
+
+def _order_by_timestamp(session: RawSession, entries: list[_Entry], origin: str, out: ReadResult) -> None:
+    """``session``'s steps in the order of their entries' timestamps (stable: the file's order
+    among entries of the same time), its ``started_at`` the oldest of them and its model the one
+    the latest assistant entry names. With an entry whose time is missing or unreadable, the
+    steps stay in the file's order (and the model is the last one in the file), and a problem
+    names the session, how many entries and the first of them."""
+    untimed = [e for e in entries if e.seconds is None]
+    if untimed:
+        model = next((e.model for e in reversed(entries) if e.model), None)
+        session.model = model or session.model
+        if len(entries) > 1:  # one entry has no order to keep
+            out.problems.append(SessionProblem(
+                f"{origin}: session {quoted(session.id)}",
+                f"ordering by time: {len(untimed):,} of {counted(len(entries), 'entry', 'entries')} "
+                f"{'has' if len(untimed) == 1 else 'have'} no readable timestamp (first at {untimed[0].where}); "
+                "the entries are taken in the file's order"))
+        return
+    ordered = sorted(entries, key=lambda e: e.seconds)  # stable: the same time keeps the file's order
+    if ordered != entries:
+        steps = session.steps
+        session.steps = [step for e in ordered for step in steps[e.first:e.last]]
+    if ordered:
+        session.started_at = ordered[0].seconds
+    session.model = next((e.model for e in reversed(ordered) if e.model), None) or session.model

@@ -28,7 +28,8 @@ from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
 from .textfmt import (list_items, one_line, output_file, parse_context_length as _context_length, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
-                      THOUSANDS_ZERO_GROUP, split_context_lengths, text_table as _table, whole_number)
+                      THOUSANDS_ZERO_GROUP, name_cell, runner_safe, split_context_lengths, text_table as _table,
+                      whole_number)
 from ..engine.invisible import quoted, reveal, reveal_data, reveal_line
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
@@ -431,12 +432,12 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
             print(f"note: {problem.where}: {problem.message}")
     _print_schema_losses(inspector)
     print()
-    rows = [[s.name, s.kind, s.tool_count, form_word(s.state), *(getattr(s, key) for key in Q.SERVER_TOKEN_COLUMNS),
+    rows = [[name_cell(s.name), s.kind, s.tool_count, form_word(s.state), *(getattr(s, key) for key in Q.SERVER_TOKEN_COLUMNS),
              s.collapse_rank or ""] for s in plan.servers]
-    rows += [[d["name"], "mcp", 0, d["state"], "", "", "", "", ""] for d in down]
+    rows += [[name_cell(d["name"]), "mcp", 0, d["state"], "", "", "", "", ""] for d in down]
     print(_table(rows, ["server", "kind", "tools", "state", *Q.SERVER_TOKEN_COLUMNS.values(), "collapse #"]))
     for d in down:
-        print(f"{d['name']}: {d['state']}: {d['reason']}")
+        print(runner_safe(one_line(f"{name_cell(d['name'])}: {d['state']}: {d['reason']}")))
     if plan.listing:
         print()
         print(_listing_shown(plan.listing, inspector))
@@ -452,7 +453,9 @@ def _listing_shown(listing: str, inspector: Inspector) -> str:
     names = {name for tool in tools for name in (tool.label, tool.name) if isinstance(name, str)}
     for name in sorted((n for n in names if one_line(n) != _terminal_safe(n)), key=len, reverse=True):
         listing = listing.replace(name, one_line(name))
-    return _terminal_safe(listing)
+    # A group heading starts its line with the server's label: '::error::x tools (1):' would be a
+    # runner command in a CI log (runner_safe marks the first colon).
+    return "\n".join(map(runner_safe, _terminal_safe(listing).split("\n")))
 
 
 #: Schema-loss notes printed under a plan before the rest is summed up in one line.

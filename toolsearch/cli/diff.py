@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import constants as C
 from .common import Once, add_timeout_argument, as_typed, load_harness_config, broken_pipe_status, decided, print_json, with_flags
-from .textfmt import one_line, text_table as _table
+from .textfmt import name_cell, one_line, text_table as _table
 from ..analysis.quantities import SERVER_TOKEN_COLUMNS, form_word
 from ..engine.config import ToolSearchConfig, parse_config
 from ..engine.errors import ToolsearchError
@@ -186,7 +186,7 @@ def format_diff(diff: CacheDiff) -> str:
 def _server_table(cmp: CollapseComparison) -> str:
     labels = any(s.label != s.server for s in cmp.servers)  # a label column only when it says something
     chars = cmp.units == "characters"  # chars4 adds up characters: shown too, labeled
-    rows = [[s.server, *([s.label] if labels else []), s.deferred_count, s.names_tokens, s.summary_tokens,
+    rows = [[name_cell(s.server), *([name_cell(s.label)] if labels else []), s.deferred_count, s.names_tokens, s.summary_tokens,
              *([s.names_units, s.summary_units] if chars else []), form_word(s.reference),
              form_word(s.best) + (" *" if s.best != s.reference else "")] for s in cmp.servers]
     return _table(rows, ["server", *(["label"] if labels else []), "deferred", SERVER_TOKEN_COLUMNS["names_tokens"],

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 from ..engine import constants as C
 from .common import (Once, add_timeout_argument, broken_pipe_status, load_harness_config, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
                      rewrite_progress_line)
-from .textfmt import github_command, one_line, text_table as _table, whole_number
+from .textfmt import github_command, name_cell, one_line, runner_safe, text_table as _table, whole_number
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, parse_config
 from ..engine.errors import ToolsearchError
@@ -193,14 +193,16 @@ def format_evaluation(ev: Evaluation) -> str:
     out.append(reveal(ev.trade_off()))  # the verdict, or why there is none
     task_rows = []
     for i, task in enumerate(ev.query_file.tasks):
-        task_rows.append([reveal(task.id), *[task_cell(v.tasks[i], ev.limit) for v in ev.variants]])
+        task_rows.append([reveal(name_cell(task.id)), *[task_cell(v.tasks[i], ev.limit) for v in ev.variants]])
     out += ["", "best rank per task ((n): ranked below the limit; —: not admitted; abstention tasks: empty or not)",
             _table(task_rows, ["task", *[v.name for v in ev.variants]])]
     first = ev.variants[0]
     out += ["", f"misses ({first.name}; --json lists every variant's): {len(first.misses)}"]
     for miss in first.misses:
         where = f" for {quoted(miss.query)}" if miss.query else ""
-        out.append(reveal(f"  {miss.task}: {miss.tool}") + f"{where}: {miss.cause}: {reveal(miss.detail)}")
+        # indented, but the runner trims leading whitespace: a task id '::error::…' is marked
+        out.append(runner_safe(reveal(one_line(f"  {name_cell(miss.task)}: {name_cell(miss.tool)}")))
+                   + f"{where}: {miss.cause}: {reveal(miss.detail)}")
     if ev.unknown_expected:
         out += ["", "expected names that are not deferred tools here: " + ", ".join(map(reveal, ev.unknown_expected))]
     return "\n".join(out)
@@ -249,7 +251,8 @@ def lint_github_lines(report: LintReport, severity: str = "info", sources: Seque
             where += f": {f.field}" + (f" @{f.offset}" if f.offset is not None else "")
         yield github_command(GITHUB_COMMANDS[f.severity], f"{where}: {f.message} (fix: {f.fix})",
                              title=f"toolsearch lint: {f.rule}", **where_file)
-    yield next(iter(lint_lines(report, severity)))  # "catalog: NAME (N tools, …); 1 error, …"
+    # "catalog: NAME (N tools, …); 1 error, …": not a command, so '##[' in the name is marked (runner_safe)
+    yield runner_safe(next(iter(lint_lines(report, severity))))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -44,7 +44,8 @@ from .common import (GOAL_HELP, as_typed, load_harness_config, input_written_ove
                      note_unused_settings, unconfigured_servers, unconfigured_words,
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
-from .textfmt import github_command, one_line, output_file, parse_context_lengths, text_table, whole_number
+from .textfmt import (github_command, name_cell, one_line, output_file, parse_context_lengths, runner_safe,
+                      text_table, whole_number)
 
 if TYPE_CHECKING:
     from ..analysis import check as check_mod
@@ -442,13 +443,13 @@ def _costs(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     print(f"{Q.ALL_SCHEMAS.name.lower()} (every tool's schema sent in full, measured as one array): "
           f"{result.eager_tokens:,} tokens; each tool below is counted alone (they add up to {counted_alone:,}); "
           f"outlier above {fence} tokens")
-    print(text_table([[t.name, t.server, f"{t.description_tokens:,}", f"{t.signature_tokens:,}", f"{t.total_tokens:,}",
+    print(text_table([[name_cell(t.name), name_cell(t.server), f"{t.description_tokens:,}", f"{t.signature_tokens:,}", f"{t.total_tokens:,}",
                        _share(t.share), "outlier" if t.outlier else ""] for t in result.tools],
                      list(COSTS_TOOL_COLUMNS)))
     print()
     print("per server (total: its tools counted alone, added up; plan's \"schemas (tokens)\" rounds once per "
           "server, so with chars4 it can be lower by up to one token per tool)")
-    print(text_table([[s.server, s.kind, f"{s.tools:,}", f"{s.description_tokens:,}", f"{s.signature_tokens:,}",
+    print(text_table([[name_cell(s.server), s.kind, f"{s.tools:,}", f"{s.description_tokens:,}", f"{s.signature_tokens:,}",
                        f"{s.total_tokens:,}", _share(s.share), f"{s.outliers:,}"] for s in result.servers],
                      list(COSTS_SERVER_COLUMNS)))
     return 0
@@ -551,7 +552,8 @@ def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sourc
     old = result.baseline_config
     if old is not None and _settings_words(old) != _settings_words(config):  # as the text output says it
         settings += f" (baseline: {_settings_words(old)})"
-    lines.append(one_line(f"toolsearch check {verdict}: {_goal_line(result)}; {settings}"))
+    # not a command: '##[error]…' in a server name would make it one (the runner's legacy form, read anywhere)
+    lines.append(runner_safe(one_line(f"toolsearch check {verdict}: {_goal_line(result)}; {settings}")))
     return lines
 
 
@@ -674,13 +676,14 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
             for line in _verdict_lines(result):
                 print(f"- {_md(line)}")
         return status
-    print(f"toolsearch check {verdict}: {_goal_line(result)}")
-    print(settings)
+    # server names in these lines are catalog text: '##[error]…' is a runner command anywhere in a line
+    print(runner_safe(f"toolsearch check {verdict}: {_goal_line(result)}"))
+    print(runner_safe(settings))
     for line in called_lines:
-        print(line)
+        print(runner_safe(line))
     print(text_table(rows, header))
     if columns_line:
-        print(columns_line)
+        print(runner_safe(columns_line))
     for line in _verdict_lines(result):
-        print(line)
+        print(runner_safe(line))
     return status

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from wcwidth import wcswidth
 
-from ..engine.invisible import mark_controls, quoted, reveal
+from ..engine.invisible import mark_controls, marker, quoted, reveal, shortened
 from ..engine import constants as C
 
 
@@ -278,6 +278,38 @@ def one_line(text: str) -> str:
     return mark_controls(str(text), one_line=True)
 
 
+#: A line of a GitHub Actions log that starts with this, after any leading whitespace (the runner
+#: trims it: ``ActionCommand.TryParseV2``), is a runner command (``::error::…``, ``::stop-commands::…``).
+RUNNER_COMMAND_PREFIX = "::"
+#: The runner's legacy command form (``##[error]…``), which it reads anywhere in a line
+#: (``ActionCommand.TryParse`` looks for it with ``IndexOf``).
+RUNNER_LEGACY_COMMAND = "##["
+
+
+def runner_safe(text: str) -> str:
+    """``text`` with a leading ``::`` (after leading whitespace) written with its first colon as the
+    marker every surface uses for a dangerous character, ``⟨U+003A⟩:error::…``: a name that begins a
+    line (a table's first column, a listing's group heading) cannot make that line a runner command
+    in a CI log. Indenting would not do: the runner trims leading whitespace before it looks. The
+    legacy form ``##[`` is a command anywhere in a line, so each one is written ``#⟨U+0023⟩[``.
+    Anything else is returned unchanged."""
+    if RUNNER_LEGACY_COMMAND in text:
+        text = text.replace(RUNNER_LEGACY_COMMAND, "#" + marker("#") + "[")
+    stripped = text.lstrip()
+    if not stripped.startswith(RUNNER_COMMAND_PREFIX):
+        return text
+    at = len(text) - len(stripped)
+    return text[:at] + marker(":") + text[at + 1:]
+
+
+def name_cell(name: str) -> str:
+    """A server, tool or task name as a text table's cell shows it: whole up to
+    :data:`~toolsearch.engine.constants.SHOWN_NAME_MAX_CHARS` characters, a longer one cut with ``…``
+    and its length (:func:`toolsearch.engine.invisible.shortened`: a 100,000-character server name
+    made every row of the table as wide). ``--json`` and ``--csv`` keep the whole name."""
+    return shortened(name) if isinstance(name, str) else name
+
+
 def shown_width(text: str) -> int:
     """Columns ``text`` takes on a terminal: 2 for a wide (CJK) character, 0 for a combining mark."""
     width = wcswidth(text)
@@ -290,13 +322,15 @@ def text_table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
 
     Cells are written as the terminal stream shows them (controls escaped, invisible characters
     as markers such as ``⟨U+200B⟩``), and columns are aligned by the width the terminal gives each
-    character, so a marker or a wide character does not push the columns after it."""
-    cells = [[reveal(one_line(_cell(x))) for x in row] for row in rows]
-    head = [reveal(one_line(str(h))) for h in header]
+    character, so a marker or a wide character does not push the columns after it. A cell that
+    starts with ``::`` shows its first colon as a marker (:func:`runner_safe`), so no row can be
+    read as a GitHub Actions runner command. Names are shortened by the caller (:func:`name_cell`)."""
+    cells = [[runner_safe(reveal(one_line(_cell(x)))) for x in row] for row in rows]
+    head = [runner_safe(reveal(one_line(str(h)))) for h in header]
     widths = [max(shown_width(x) for x in col) for col in zip(head, *cells)]
 
     def line(row: Sequence[str]) -> str:
-        return "  ".join(x + " " * (w - shown_width(x)) for x, w in zip(row, widths)).rstrip()
+        return runner_safe("  ".join(x + " " * (w - shown_width(x)) for x, w in zip(row, widths)).rstrip())
 
     return "\n".join([line(head), "  ".join("-" * w for w in widths), *(line(row) for row in cells)])
 

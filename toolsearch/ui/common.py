@@ -47,7 +47,8 @@ from toolsearch.ui.session_sources import sample_files as sample_session_files
 from toolsearch.ui.sources import COMBINE, COMBINE_PARAM, DEFAULT_SAMPLE, LIVE, TEXT_UPLOAD_MB, UPLOAD
 from toolsearch.ui.styles import (BUSY_BAR_HTML, METRIC_ROWS_CSS, NO_GRID_CSV_CSS, SENT_STEP_CSS, SLIDER_VALUE_CSS,  # noqa: F401
                                   STATE_COLORS, STATE_STYLES, WHOLE_TAGS_CSS)
-from toolsearch.ui.text import fmt_tokens, md_escape, pct_of_context, thousands, visible, visible_json, visible_name  # noqa: F401
+from toolsearch.ui.text import (fmt_tokens, md_escape, pct_of_context, table_name, thousands, visible,  # noqa: F401
+                              visible_json, visible_name)
 
 SAMPLES_DIR = samples_dir("sample_catalogs")
 

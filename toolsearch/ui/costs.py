@@ -37,7 +37,7 @@ def tool_tabs(v, plan, rows, tk: str) -> None:
     if table_tab.open:
         with table_tab:
             literal_table([{
-                "tool": common.visible_name(r.name), "server": common.visible_name(r.server), f"{Q.TOOL_SCHEMA_COLUMN} (tokens, {tk})": r.tokens,
+                "tool": common.table_name(r.name), "server": common.table_name(r.server), f"{Q.TOOL_SCHEMA_COLUMN} (tokens, {tk})": r.tokens,
                 "deferred": r.deferred, "server state": r.state,
                 "description (first 80 characters)": r.description[:80],
             } for r in rows], key="costs_tools_table", styles={"server state": common.STATE_STYLES["state"]},
@@ -96,7 +96,7 @@ if common.require_catalog(v):
             st.plotly_chart(common.figure(v, "collapse", lambda: charts.collapse_figure(
                 rows, tk, plan.budget, plan.planning_tokenizer)), key="costs_collapse", width="stretch")
             table = pd.DataFrame([{
-                "collapse #": r.rank, "server": common.visible_name(r.server), "group label": common.visible_name(r.label),
+                "collapse #": r.rank, "server": common.table_name(r.server), "group label": common.table_name(r.label),
                 Q.SERVER_TOKEN_COLUMNS["names_tokens"]: r.names_tokens,
                 Q.SERVER_TOKEN_COLUMNS["summary_tokens"]: r.summary_tokens, "state": r.state,
             } for r in rows])

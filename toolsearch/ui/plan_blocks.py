@@ -16,7 +16,7 @@ from toolsearch.analysis import palette
 from toolsearch.ui.sources import LIVE
 from toolsearch.ui.styles import SENT_STEP_CSS, STATE_COLORS, STATE_STYLES
 from toolsearch.ui.tables import literal_table
-from toolsearch.ui.text import md_escape, thousands, visible, visible_name
+from toolsearch.ui.text import md_escape, table_name, thousands, visible
 
 
 TIER_BADGE = {0: (TIER_LABELS[0], "gray"), 1: (TIER_LABELS[1], "green"), 2: (TIER_LABELS[2], "orange")}
@@ -70,7 +70,7 @@ def steps_table(plan: Plan) -> None:
     import pandas as pd
 
     sent = next((i for i, s in enumerate(plan.steps) if s.fits), None)
-    table = pd.DataFrame([{"step": i + 1, "form": form_word(s.form), "collapsed servers": collapsed_words(s.collapsed) or "—",
+    table = pd.DataFrame([{"step": i + 1, "form": form_word(s.form), "collapsed servers": collapsed_words(s.collapsed, table_name) or "—",
                            "listing (tokens)": s.tokens, "fits": "yes" if s.fits else "no"}
                           for i, s in enumerate(plan.steps)])
     if len(table) > STATIC_TABLE_ROWS:  # hundreds of servers: the table scrolls (and pages), so say where
@@ -83,7 +83,7 @@ def steps_table(plan: Plan) -> None:
 def server_table(plan: Plan) -> list[dict[str, Any]]:
     """Rows for the per-server table (plain values; Streamlit shows them as text)."""
     return [{
-        "server": visible_name(s.name), "kind": s.kind, "tools": s.tool_count, "state": s.state,
+        "server": table_name(s.name), "kind": s.kind, "tools": s.tool_count, "state": s.state,
         "collapse #": str(s.collapse_rank) if s.collapse_rank else "—",
         **{column: getattr(s, key) for key, column in SERVER_TOKEN_COLUMNS.items()}, "why": s.reason,
     } for s in plan.servers] + _down_live_servers()
@@ -95,7 +95,7 @@ def _down_live_servers() -> list[dict[str, Any]]:
     result = st.session_state.get("live_result")
     if st.session_state.get("catalog") != LIVE or result is None:
         return []
-    return [{"server": visible_name(s.name), "kind": "mcp", "tools": 0, "state": s.state, "collapse #": "—",
+    return [{"server": table_name(s.name), "kind": "mcp", "tools": 0, "state": s.state, "collapse #": "—",
              **dict.fromkeys(SERVER_TOKEN_COLUMNS.values(), 0),
              "why": visible(s.reason or "")} for s in result.statuses if s.state in ("failed", "skipped")]
 
@@ -218,7 +218,7 @@ def server_pair_rows(pairs: list, left: str, right: str) -> list[dict[str, Any]]
     each side under the column names ``left`` and ``right`` (``—``: not on that side)."""
     chars = any(p.names_chars is not None for p in pairs)
     return [{
-        "server": visible_name(p.server) if p.label == p.server else f"{visible_name(p.server)}\n(group {visible_name(p.label)})",
+        "server": table_name(p.server) if p.label == p.server else f"{table_name(p.server)}\n(group {table_name(p.label)})",
         "tools": _pair_value(p.tools_a, p.tools_b),
         SERVER_TOKEN_COLUMNS["names_tokens"]: _pair_value(p.names_tokens_a, p.names_tokens_b),
         SERVER_TOKEN_COLUMNS["summary_tokens"]: _pair_value(p.summary_tokens_a, p.summary_tokens_b),

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from toolsearch.analysis.quantities import context_share
-from toolsearch.engine.invisible import reveal, reveal_data, reveal_line
+from toolsearch.engine.invisible import reveal, reveal_data, reveal_line, shortened
 
 
 #: ``/`` too: Streamlit turns ``:material/NAME:`` into an icon before Markdown reads the escapes
@@ -61,6 +61,15 @@ def visible_name(text: Any) -> Any:
     writes a table cell): a name is one line, so a newline in it is shown, never drawn as a second
     line. Other values unchanged."""
     return reveal_line(text) if isinstance(text, str) else text
+
+
+def table_name(text: Any) -> Any:
+    """A server or tool name as a table cell shows it: :func:`visible_name`, whole up to
+    :data:`~toolsearch.engine.constants.SHOWN_NAME_MAX_CHARS` characters and a longer one cut with
+    ``…`` and its length (:func:`toolsearch.engine.invisible.shortened`, as the command line's
+    tables show it): a 100,000-character server name filled screens of one cell. The JSON views
+    and downloads keep the whole name. Other values unchanged."""
+    return visible_name(shortened(text)) if isinstance(text, str) else text
 
 
 #: How much of a query the Search page's heading of it shows (a query file allows 2,000 characters,
