@@ -157,3 +157,47 @@ def test_odd_server_names_end_to_end(tmp_path) -> None:
     run = subprocess.run([bash, "-c", prefix + gate.removeprefix("toolsearch")], cwd=tmp_path, capture_output=True,
                          text=True, encoding="utf-8", timeout=120, check=False)
     assert run.returncode == 0, gate + "\n" + run.stdout + run.stderr
+
+
+def test_the_gate_line_of_a_client_config_reads_its_snapshot() -> None:
+    """check --strict starts no server and refuses an MCP client config, so a gate line naming one
+    could never pass: it names the catalog file a '# snapshot:' line above it saves instead."""
+    inspector = Inspector.from_files([ROOT / "sample_catalogs" / "five-servers.yaml"])
+    ladder = listing_ladder(inspector.planner, parse_config({}), "chars4")
+    rec = recommend_for_contexts(ladder, parse_config({}), [32_000], "names")
+    block = export_block(rec, parse_config({}), catalog_name="x", fingerprint="0" * 16, version="test",
+                         catalogs=["mcp.json", "five.yaml", "more servers.json"],
+                         client_configs=["mcp.json", "more servers.json"])
+    lines = block.splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("# gate: ")))
+    assert lines[at - 1] == ("# snapshot: toolsearch snapshot mcp.json 'more servers.json' -o catalog.yaml (run where "
+                             "the servers start; the gate reads the saved catalog and starts no server)")
+    assert lines[at].startswith("# gate: toolsearch check catalog.yaml five.yaml --config config.yaml --strict ")
+    # a catalog file already called catalog.yaml is not written over
+    taken = export_block(rec, parse_config({}), catalog_name="x", fingerprint="0" * 16, version="test",
+                         catalogs=["catalog.yaml", "mcp.json"], client_configs=["mcp.json"])
+    assert "# gate: toolsearch check catalog.yaml snapshot.yaml --config" in taken
+    assert "toolsearch snapshot mcp.json -o snapshot.yaml" in taken
+    # plain catalog files: no snapshot line
+    plain = export_block(rec, parse_config({}), catalog_name="x", fingerprint="0" * 16, version="test",
+                         catalogs=["five.yaml"])
+    assert "# snapshot:" not in plain and "# gate: toolsearch check five.yaml --config" in plain
+
+
+@pytest.mark.live
+def test_recommend_on_a_client_config_then_snapshot_and_gate(tmp_path) -> None:
+    import json
+    import sys
+
+    server = ROOT / "tests" / "mcp_test_server.py"
+    (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": {"test": {"command": sys.executable,
+                                                                            "args": [str(server)]}}}), encoding="utf-8")
+    made = run_cli("recommend", "mcp.json", "--context-lengths", "32k,200k", "--goal", "names", "--yaml", cwd=tmp_path)
+    assert made.returncode == 0, made.stdout + made.stderr
+    (tmp_path / "config.yaml").write_text(made.stdout, encoding="utf-8")
+    snapshot = next(line for line in made.stdout.splitlines() if line.startswith("# snapshot: "))
+    saved = run_cli(*shlex.split(snapshot.removeprefix("# snapshot: ").split(" (run where")[0])[1:], cwd=tmp_path)
+    assert saved.returncode == 0 and (tmp_path / "catalog.yaml").exists(), saved.stderr
+    gate = next(line for line in made.stdout.splitlines() if line.startswith("# gate: "))
+    checked = run_cli(*shlex.split(gate.removeprefix("# gate: "))[1:], cwd=tmp_path)
+    assert checked.returncode == 0, gate + "\n" + checked.stdout + checked.stderr

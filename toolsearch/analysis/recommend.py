@@ -1585,22 +1585,43 @@ def _option_words(option: str, value: str) -> list[str]:
     return [f"{option}={value}"] if value.startswith("-") else [option, value]
 
 
+def snapshot_file(catalogs: Sequence[str]) -> str:
+    """The catalog file the gate line reads in place of MCP client configs: ``catalog.yaml`` (the name
+    docs/ci.md gives it), or ``snapshot.yaml`` when a catalog file of that name is among ``catalogs``."""
+    return "catalog.yaml" if "catalog.yaml" not in catalogs else "snapshot.yaml"
+
+
+def snapshot_command(catalogs: Sequence[str], client_configs: Sequence[str]) -> str:
+    """The ``toolsearch snapshot`` command that saves the tools of the MCP client configs among
+    ``catalogs`` (``client_configs``) as the catalog file the gate line reads
+    (:func:`snapshot_file`), shell-quoted."""
+    configs = [c for c in catalogs if c in client_configs]
+    return " ".join(_shell_word(w) for w in ["toolsearch", "snapshot", *configs, "-o", snapshot_file(catalogs)])
+
+
 def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *, tool_names: str = "prefixed",
-                  profile: str | None = None, catalogs: Sequence[str] = ()) -> str:
+                  profile: str | None = None, catalogs: Sequence[str] = (), client_configs: Sequence[str] = ()) -> str:
     """The ``toolsearch check`` command that gates a catalog on what ``rec`` promised: its context
     lengths, goal (per-length goals included), servers that may collapse or must stay named and
     planning tokenizer, with the settings read from ``config_file`` (``--strict``: a
     warning in it, such as a misspelt key, fails the gate), and the tool naming and wording
     profile file the listing was measured with when they are not the defaults (they change its
     size). ``catalogs`` are the catalog files as the user gave them (``toolsearch recommend``'s
-    sources); with none (the app, an uploaded file), ``CATALOG`` stands for them. Arguments that
-    need it are shell-quoted (:func:`_shell_word`).
+    sources); with none (the app, an uploaded file), ``CATALOG`` stands for them. The MCP client
+    configs among them (``client_configs``) are replaced by the one catalog file
+    :func:`snapshot_command` saves from them: the gate is ``--strict``, which starts no server and
+    refuses a client config. Arguments that need it are shell-quoted (:func:`_shell_word`).
 
     The headroom is not in it: the headroom is the room growth may use before the listing changes,
     and ``check --headroom`` fails as soon as growth uses any of it (the first tool added), so the
     gate checks the goal and the margin is what lets the catalog grow without failing it."""
     goal = ",".join([rec.goal, *(f"{_length_arg(c)}={g}" for c, g in rec.length_goals)])
-    words = ["toolsearch", "check", *(catalogs or ["CATALOG"]), "--config", config_file, "--strict",
+    read: list[str] = []
+    for catalog in catalogs:
+        catalog = snapshot_file(catalogs) if catalog in client_configs else catalog
+        if catalog not in read:
+            read.append(catalog)
+    words = ["toolsearch", "check", *(read or ["CATALOG"]), "--config", config_file, "--strict",
              "--context-lengths", ",".join(_length_arg(c.context_length) for c in rec.contexts), "--goal", goal]
     for name in rec.except_servers:
         words += _option_words("--except", name)
@@ -1617,7 +1638,7 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
 
 def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_name: str, fingerprint: str,
                  version: str, tool_names: str = "prefixed", profile: str | None = None,
-                 scope: str | None = None, catalogs: Sequence[str] = (),
+                 scope: str | None = None, catalogs: Sequence[str] = (), client_configs: Sequence[str] = (),
                  lowered: Sequence[tuple[int | None, str]] = ()) -> str:
     """The harness config block for a recommendation, with where it came from.
 
@@ -1642,6 +1663,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
         tool_names, profile: the tool naming and wording profile file the listing was measured
             with, for the gate line (:func:`check_command`).
         catalogs: the catalog files as given, named by the gate line (none: ``CATALOG``).
+        client_configs: the MCP client configs among ``catalogs``: a ``# snapshot:`` line above the
+            gate line saves their tools as the catalog file the gate reads (:func:`snapshot_command`).
         scope: the name of the session scope the recommendation is for, if any: ``toolsearch
             check`` judges the whole catalog, so the comment says there is no gate line.
         lowered: from :func:`lowered_changes` (``ladder``, ``config``, ``rec``): the lengths where
@@ -1680,7 +1703,10 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     if rec.reached and scope is not None:
         lines.append(f"# gate: none for scope {_comment_text(scope)}: toolsearch check judges the whole catalog")
     elif rec.reached:
-        lines.append(f"# gate: {_comment_safe(check_command(rec, tool_names=tool_names, profile=profile, catalogs=catalogs))}")
+        if any(c in client_configs for c in catalogs):  # check --strict starts no server: it reads their snapshot
+            lines.append(f"# snapshot: {_comment_safe(snapshot_command(catalogs, client_configs))} (run where the "
+                         "servers start; the gate reads the saved catalog and starts no server)")
+        lines.append(f"# gate: {_comment_safe(check_command(rec, tool_names=tool_names, profile=profile, catalogs=catalogs, client_configs=client_configs))}")
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)
     return "\n".join(lines) + "\n" + body

@@ -1024,7 +1024,8 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     return 0
 
 
-def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets: Sequence[str] = ()) -> int:
+def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets: Sequence[str] = (),
+                   client_configs: Sequence[str] = ()) -> int:
     from .. import __version__  # noqa: PLC0415
     from ..analysis.sessions import shown_names  # noqa: PLC0415
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
@@ -1062,7 +1063,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       fingerprint=catalog_key(inspector.scoped(None).catalog), version=__version__,
                                       tool_names=args.tool_names, profile=args.profile,
                                       scope=inspector.scope.name if inspector.scope is not None else None,
-                                      catalogs=[as_typed(source) for source in args.sources], lowered=lowered))
+                                      catalogs=[as_typed(source) for source in args.sources],
+                                      client_configs=[as_typed(path) for path in client_configs], lowered=lowered))
         return status
     if args.json:
         data = rec.to_dict()
@@ -1390,7 +1392,8 @@ def _run(args: argparse.Namespace) -> int:
             from ..live.client import config_file_secrets  # noqa: PLC0415
 
             return _cmd_recommend(args, inspector, config,
-                                  [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))])
+                                  [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))],
+                                  [path for path, _ in loaded.config_servers])
         return _cmd_sweep(args, inspector, config)
     except ToolsearchError as exc:
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
