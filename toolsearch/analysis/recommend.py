@@ -1073,13 +1073,36 @@ def outcome_change(before: ContextOutcome, after: ContextOutcome) -> str:
     return "same listing"
 
 
+def no_longer_named(ladder: Ladder, before: ContextOutcome, after: ContextOutcome) -> tuple[str, ...]:
+    """The servers ``before`` names (full or names) that ``after`` does not (one context length,
+    both read off ``ladder``), in the order the listing collapses them."""
+    def states(o: ContextOutcome) -> dict[str, str]:
+        return ladder.states_of(ladder.step_at(o.budget)) if o.tier != 0 else {}
+
+    was, now = states(before), states(after)
+    lost = [name for name, state in was.items() if state in ("full", "names") and now.get(name) not in ("full", "names")]
+    order = {label: i for i, label in enumerate(ladder.steps[-1].collapsed)} if ladder.steps else {}
+    label = {s.name: s.label for s in ladder.servers}
+    return tuple(sorted(lost, key=lambda name: (order.get(label.get(name), len(order)), name)))
+
+
 def lowered_changes(ladder: Ladder, config: ToolSearchConfig, rec: MultiRecommendation) -> list[tuple[int | None, str]]:
     """Where ``rec`` lists less than the settings ``config`` has now: ``[(context length or None,
-    change in words (:func:`outcome_change`)), ...]`` in the order of ``rec.contexts``."""
+    change in words (:func:`outcome_change`), with the servers it no longer names
+    (:func:`no_longer_named`: ``"lower: 10 → 9 of 10 servers named; no longer named: cloudflare"``)),
+    ...]`` in the order of ``rec.contexts``: a count alone would trade a server away unnamed."""
+    return [(c, change if not lost else f"{change}; no longer named: {', '.join(lost)}")
+            for c, change, lost in lowered_servers(ladder, config, rec)]
+
+
+def lowered_servers(ladder: Ladder, config: ToolSearchConfig,
+                    rec: MultiRecommendation) -> list[tuple[int | None, str, tuple[str, ...]]]:
+    """:func:`lowered_changes` with the servers apart: ``[(context length or None, change in words
+    (:func:`outcome_change`), servers no longer named (:func:`no_longer_named`)), ...]``."""
     lengths = [c.context_length for c in rec.contexts]
     current = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
     lowered = set(lowered_lengths(current, rec.contexts))
-    return [(a.context_length, outcome_change(a, b)) for a, b in zip(current, rec.contexts)
+    return [(a.context_length, outcome_change(a, b), no_longer_named(ladder, a, b)) for a, b in zip(current, rec.contexts)
             if a.context_length in lowered]
 
 

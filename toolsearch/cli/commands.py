@@ -1029,7 +1029,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     from .. import __version__  # noqa: PLC0415
     from ..analysis.sessions import shown_names  # noqa: PLC0415
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
-                                      add_whole_catalog, export_block, lowered_changes, outcome_rows, recommend_for_contexts,
+                                      add_whole_catalog, export_block, lowered_changes, lowered_servers, outcome_rows, recommend_for_contexts,
                                       recommendation_lines, sessions_line)
     from ..live.client import catalog_key  # noqa: PLC0415
 
@@ -1069,7 +1069,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     if args.json:
         data = rec.to_dict()
         data["current"] = {"threshold_pct": config.threshold_pct, "listing_max_tokens": config.listing_max_tokens}
-        data["lower_than_current"] = [{"context_length": c, "change": change} for c, change in lowered]
+        data["lower_than_current"] = [{"context_length": c, "change": change, "no_longer_named": list(lost)}
+                                      for c, change, lost in lowered_servers(ladder, config, rec)]
         if args.session_sources:
             data["sessions"] = {"read": evidence.sessions_read, **evidence.uncounted.to_dict(),
                                 "catalog_drift": evidence.drift.to_dict(),

@@ -1,0 +1,108 @@
+"""A recommendation never trades a server away silently: where it lists less than the current
+settings, ``recommend`` (text, ``--yaml``, ``--json``) and the Tuning page name every server the
+current settings name and the recommendation does not, and the page and the CLI give the same
+settings, listing and servers for the same inputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import literal_tables, run_cli, write_yaml
+from streamlit.testing.v1 import AppTest
+
+from toolsearch.analysis.recommend import (
+    lowered_changes,
+    lowered_servers,
+    no_longer_named,
+    outcomes,
+    recommend_for_contexts,
+)
+from toolsearch.analysis.sweep import listing_ladder
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+
+ROOT = Path(__file__).absolute().parent.parent
+TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
+CLOUDFLARE = ROOT / "sample_catalogs" / "cloudflare-flat.yaml"
+#: Current settings that name Cloudflare at 1M (its names listing is 46,241 tokens).
+WIDE = {"threshold_pct": 5, "listing_max_tokens": 60000}
+LOST = "lower: 10 → 9 of 10 servers named; no longer named: cloudflare"
+
+
+def _recommend(tmp_path, *extra: str):
+    config = write_yaml(tmp_path / "config.yaml", {"tools": {"tool_search": WIDE}})
+    return run_cli("recommend", TEAM, CLOUDFLARE, "--config", config, "--context-lengths", "32k,1m", "--goal", "names",
+                   "--except", "cloudflare", *extra)
+
+
+def test_recommend_names_the_server_it_no_longer_names(tmp_path) -> None:
+    text = _recommend(tmp_path)
+    assert text.returncode == 0, text.stderr
+    assert (f"lists less than the current settings (threshold_pct 5, listing_max_tokens 60,000) at 1M ({LOST}) · it is "
+            "the cheapest setting that meets the goal") in text.stdout.splitlines()
+    block = _recommend(tmp_path, "--yaml")
+    assert f"at 1M ({LOST})" in block.stdout
+    data = json.loads(_recommend(tmp_path, "--json").stdout)
+    assert data["lower_than_current"] == [{"context_length": 1_000_000, "change": "lower: 10 → 9 of 10 servers named",
+                                           "no_longer_named": ["cloudflare"]}]
+
+
+def test_no_longer_named_lists_every_server_lost_in_collapse_order() -> None:
+    inspector = Inspector.from_files([TEAM])
+    ladder = listing_ladder(inspector.planner, parse_config({}), "chars4")
+    # names at 32K with the defaults; 'listed' alone lets every server but one collapse
+    rec = recommend_for_contexts(ladder, parse_config({}), [32_000], "listed")
+    before = outcomes(ladder, 5.0, 4000, [32_000])[0]
+    lost = no_longer_named(ladder, before, rec.contexts[0])
+    collapse_order = [step.collapsed[-1] for step in ladder.steps if step.collapsed][:len(lost)]
+    assert len(lost) == before.servers_named - rec.contexts[0].servers_named == 8
+    assert list(lost) == collapse_order
+    [(length, change, servers)] = lowered_servers(ladder, parse_config({}), rec)
+    assert (length, servers) == (32_000, lost)
+    assert lowered_changes(ladder, parse_config({}), rec) == [(32_000, f"{change}; no longer named: {', '.join(lost)}")]
+    # the same settings: nothing lowered, nothing named
+    same = parse_config({"threshold_pct": rec.threshold_pct, "listing_max_tokens": rec.listing_max_tokens})
+    assert lowered_servers(ladder, same, rec) == []
+
+
+@pytest.mark.parametrize("query, argv", [
+    ({"lengths": "32k, 1m", "goal": "names", "except": "cloudflare", "with": "cloudflare-flat", "pct": "5", "cap": "60000"},
+     [TEAM, CLOUDFLARE, "--context-lengths", "32k,1m", "--goal", "names", "--except", "cloudflare"]),
+    ({"lengths": "8k, 200k", "goal": "listed", "keep": "github", "headroom": "10"},
+     [TEAM, "--context-lengths", "8k,200k", "--goal", "listed", "--keep", "github", "--headroom", "10"]),
+])
+def test_the_tuning_page_says_what_recommend_says(tmp_path, query, argv) -> None:
+    config = write_yaml(tmp_path / "config.yaml", {"tools": {"tool_search": {
+        "threshold_pct": float(query.get("pct", 5)), "listing_max_tokens": int(query.get("cap", 4000))}}})
+    data = json.loads(run_cli("recommend", *argv, "--config", config, "--json").stdout)
+    text = run_cli("recommend", *argv, "--config", config).stdout
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update(query)
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Recommended threshold_pct"] == f"{data['threshold_pct']:g}%"
+    assert metrics["Recommended listing_max_tokens"] == f"{data['listing_max_tokens']:,} tokens"
+    worst = min(data["contexts"], key=lambda c: (c["servers_named"], c["tools_named"]))
+    assert metrics["Servers named at every length"] == f"{worst['servers_named']} of {worst['servers_total']}"
+    table = literal_tables(at)["tuning_multi_table"]
+    assert [cell.split("\n")[0] for cell in table["recommended: listing"]] == [c["outcome"] for c in data["contexts"]]
+    # every server not named, as recommend names it
+    page = "\n".join(m.value for m in at.markdown).replace("\\", "")  # markdown escapes
+    for server in data["unnamed"]:
+        assert server["reason"] in page, server
+    # where it lists less than the sidebar, the same words and servers as recommend's line
+    lowered = [line for line in text.splitlines() if line.startswith("lists less than")]
+    warnings = [w.value for w in at.warning if w.value.startswith("The recommendation lists less than")]
+    assert len(lowered) == len(warnings) == (1 if data["lower_than_current"] else 0)
+    for item in data["lower_than_current"]:
+        for server in item["no_longer_named"]:
+            assert server in warnings[0] and server in lowered[0]
+        changes = list(table["change"])
+        assert any(item["change"] in change and all(s in change for s in item["no_longer_named"]) for change in changes)
+    if lowered:
+        where = lowered[0].split(" at ", 1)[1].split(" · ")[0]
+        assert f"at {where}." in warnings[0].replace("\\", ""), (where, warnings[0])
