@@ -22,6 +22,7 @@ from toolsearch.analysis.recommend import (
 from toolsearch.analysis.sweep import listing_ladder
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
+from toolsearch.ui import common
 
 ROOT = Path(__file__).absolute().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -106,3 +107,33 @@ def test_the_tuning_page_says_what_recommend_says(tmp_path, query, argv) -> None
     if lowered:
         where = lowered[0].split(" at ", 1)[1].split(" · ")[0]
         assert f"at {where}." in warnings[0].replace("\\", ""), (where, warnings[0])
+
+
+def test_a_server_with_no_tools_is_named_wherever_the_answer_is_read(tmp_path) -> None:
+    """A server whose tools list came back empty is in no count ("1 of 1 servers named"): recommend's
+    text, --yaml block, --json and the Tuning page name it."""
+    catalog = write_yaml(tmp_path / "z.yaml", {"name": "Z", "servers": [
+        {"name": "github", "tools": [{"name": "create_issue", "description": "Open an issue.",
+                                      "inputSchema": {"type": "object"}}]},
+        {"name": "empty one", "tools": []}]})
+    line = ("no tools: empty one: the catalog lists no tools for it, so no setting names it and the servers counted "
+            "leave it out; list its tools into the catalog again if there are any")
+    text = run_cli("recommend", catalog, "--context-lengths", "32k", "--goal", "names")
+    assert text.returncode == 0 and line in text.stdout.splitlines(), text.stdout
+    block = run_cli("recommend", catalog, "--context-lengths", "32k", "--goal", "names", "--yaml").stdout
+    assert f"# {line}" in block.splitlines(), block
+    data = json.loads(run_cli("recommend", catalog, "--context-lengths", "32k", "--goal", "names", "--json").stdout)
+    assert data["no_tools"] == ["empty one"] and data["contexts"][0]["servers_total"] == 1
+    full = json.loads(run_cli("recommend", TEAM, "--context-lengths", "32k", "--goal", "names", "--json").stdout)
+    assert full["no_tools"] == []
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"lengths": "32k", "goal": "names"})
+    at.run()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    at.session_state["_upload_store"] = [("z.yaml", catalog.read_bytes())]
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    said = [w.value.replace("\\", "") for w in at.warning if w.value.startswith("No tools")]
+    assert said == [line[0].upper() + line[1:] + "."], [w.value for w in at.warning]
+    assert f"# {line}" in at.code[0].value.splitlines()  # the block to download says it too

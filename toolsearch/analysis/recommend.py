@@ -314,6 +314,9 @@ class MultiRecommendation:
         keep_called: with ``--keep-called`` (the Tuning page's checkbox), which servers were kept
             named because the recorded sessions called them (:func:`keep_called`; they are in
             ``keep_servers`` too); ``None`` without.
+        no_tools: the catalog's servers that register no tools (``tools: []``, a snapshot whose
+            ``tools/list`` came back empty; :func:`servers_without_tools`): no setting names them and
+            no goal counts them, so the counts alone ("1 of 1 servers named") would leave them out.
         shorter_lengths: with recorded sessions, the context lengths they recorded that are shorter
             than every listed one (:class:`ShorterLength`: what the recommended settings give there);
             ``()`` without sessions or when there is none.
@@ -346,6 +349,7 @@ class MultiRecommendation:
     scope: str = ""
     keep_called: KeepCalled | None = None
     shorter_lengths: tuple[ShorterLength, ...] = ()
+    no_tools: tuple[str, ...] = ()
 
     @property
     def worst(self) -> ContextOutcome:
@@ -475,6 +479,7 @@ class MultiRecommendation:
                 "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed],
                 "large_share": [{"context_length": c.context_length, "listing_tokens": c.listing_tokens,
                                  "share_pct": round(share, 1)} for c, share in large_shares(self)],
+                "no_tools": list(self.no_tools),
                 **({"keep_called": self.keep_called.to_dict()} if self.keep_called is not None else {})}
 
     def apply(self, config: ToolSearchConfig) -> ToolSearchConfig:
@@ -1113,6 +1118,30 @@ def lowered_where(lowered: Sequence[tuple[int | None, str]]) -> str:
     return ", ".join(f"{context_words(c)} ({change})" for c, change in lowered)
 
 
+def servers_without_tools(inspector: Any) -> tuple[str, ...]:
+    """The servers of ``inspector``'s whole catalog (its session scope aside) that register no tools (a
+    snapshot whose ``tools/list`` came back empty, ``tools: []``), in catalog order: such a server takes
+    no room in the listing and no goal counts it, so a figure or a gate says nothing about it unless
+    told. A server whose tools the config's include/exclude leaves out is not one (its list is not
+    empty), nor one whose tool entries the reader skipped (``Server.skipped``: a catalog error says
+    what is missing there)."""
+    whole = inspector.scoped(None)
+    with_tools = {tool.server for tool in whole.registration.tools}  # helper tools take room too
+    return tuple(server.name for server in whole.catalog.servers
+                 if not server.tools and not server.skipped and server.name not in with_tools)
+
+
+def no_tools_lines(rec: MultiRecommendation) -> list[str]:
+    """One line naming the servers of :attr:`MultiRecommendation.no_tools`, as ``recommend`` prints it,
+    its ``--yaml`` block comments it and the Tuning page shows it; ``[]`` when there is none."""
+    if not rec.no_tools:
+        return []
+    it, its = ("it", "its") if len(rec.no_tools) == 1 else ("them", "their")
+    line = (f"no tools: {', '.join(rec.no_tools)}: the catalog lists no tools for {it}, so no setting names {it} "
+            f"and the servers counted leave {it} out; list {its} tools into the catalog again if there are any")
+    return [line]
+
+
 def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
                   lowered: Sequence[tuple[int | None, str]]) -> str:
     """Where ``rec`` lists less than the current settings (``config``; ``lowered`` from
@@ -1168,6 +1197,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     if lowered:
         lines.append(lowered_words(rec, config, lowered))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
+    lines += no_tools_lines(rec)
     return (lines + large_share_lines(rec) + called_unnamed_lines(rec) + shorter_length_lines(rec)
             + outside_scope_lines(rec))
 
@@ -1719,6 +1749,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config
     # review sees must not trade a server away behind a count ("9 of 10 servers named")
     lines += [f"# not named: {_comment_text(server.reason)}" for server in rec.unnamed]
+    lines += [f"# {_comment_text(line)}" for line in no_tools_lines(rec)]
     lines += [f"# {_comment_text(line)}" for line in large_share_lines(rec)]
     lines += [f"# {_comment_text(line)}" for line in shorter_length_lines(rec)]
     # one block serves every session: say what the sessions outside the scope get

@@ -1030,7 +1030,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     from ..analysis.sessions import shown_names  # noqa: PLC0415
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
                                       add_whole_catalog, export_block, lowered_changes, lowered_servers, outcome_rows, recommend_for_contexts,
-                                      recommendation_lines, sessions_line)
+                                      recommendation_lines, servers_without_tools, sessions_line)
     from ..live.client import catalog_key  # noqa: PLC0415
 
     refuse_unlisted_servers("recommend", "", inspector)
@@ -1048,6 +1048,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     keep, kept_called = keep_for("recommend", args, inspector, evidence)
     rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
                                  keep_servers=keep, headroom_pct=args.headroom, length_goals=length_goals)
+    rec = replace(rec, no_tools=servers_without_tools(inspector))  # named wherever the answer is read
     if kept_called is not None:
         rec = replace(rec, keep_called=kept_called)
     if evidence is not None:

@@ -18,7 +18,7 @@ from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines, frontier, large_share_lines, lowered_changes, lowered_servers, lowered_where,
+from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines, frontier, large_share_lines, lowered_changes, lowered_servers, lowered_where, no_tools_lines,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, share_cell
 from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
@@ -398,6 +398,8 @@ if common.require_catalog(v):
             # the reasons name servers: catalog text, invisible characters shown as markers as in the block
             st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(common.visible(u.reason))}"
                                                         for u in multi.unnamed))
+        for line in no_tools_lines(multi):  # servers no count includes: named, as recommend names them
+            st.warning(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/report:")
         for line in large_share_lines(multi):  # what the listing leaves for the conversation
             st.warning(common.md_escape(line[0].upper() + line[1:] + "."), icon=":material/data_usage:")
         for line in called_unnamed_lines(multi):  # the evidence: which tools the sessions used are lost
