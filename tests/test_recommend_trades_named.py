@@ -73,6 +73,10 @@ def test_no_longer_named_lists_every_server_lost_in_collapse_order() -> None:
      [TEAM, CLOUDFLARE, "--context-lengths", "32k,1m", "--goal", "names", "--except", "cloudflare"]),
     ({"lengths": "8k, 200k", "goal": "listed", "keep": "github", "headroom": "10"},
      [TEAM, "--context-lengths", "8k,200k", "--goal", "listed", "--keep", "github", "--headroom", "10"]),
+    ({"lengths": "unknown, 16k", "goal": "full", "goals": "16k=any", "except": "github", "pct": "1", "cap": "20000"},
+     [TEAM, "--context-lengths", "unknown,16k", "--goal", "full,16k=any", "--except", "github"]),
+    ({"lengths": "4k, 1m", "goal": "names", "with": "cloudflare-flat"},
+     [TEAM, CLOUDFLARE, "--context-lengths", "4k,1m", "--goal", "names"]),
 ])
 def test_the_tuning_page_says_what_recommend_says(tmp_path, query, argv) -> None:
     config = write_yaml(tmp_path / "config.yaml", {"tools": {"tool_search": {
