@@ -141,3 +141,21 @@ def test_a_server_with_no_tools_is_named_wherever_the_answer_is_read(tmp_path) -
     said = [w.value.replace("\\", "") for w in at.warning if w.value.startswith("No tools")]
     assert said == [line[0].upper() + line[1:] + "."], [w.value for w in at.warning]
     assert f"# {line}" in at.code[0].value.splitlines()  # the block to download says it too
+
+
+def test_a_kept_server_out_of_reach_says_what_would_reach_the_goal() -> None:
+    """--keep cloudflare where 32K cannot name it: exit 1, the reason, and what would reach it."""
+    done = run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,unknown,1m", "--goal", "listed",
+                   "--keep", "cloudflare")
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert ("not named: cloudflare: naming it needs a budget of 46,241 tokens, more than the budget of an unknown "
+            "context length (10,000 tokens); it is kept named, which no setting does at 32K and an unknown context "
+            "length: leave 32K and an unknown context length out of the context lengths, or stop keeping it named"
+            ) in done.stdout.splitlines(), done.stdout
+    # 1M alone names it: the goal is then reached
+    alone = run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "1m", "--goal", "listed", "--keep", "cloudflare")
+    assert alone.returncode == 0, alone.stdout
+    only = json.loads(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k", "--goal", "any", "--keep",
+                              "cloudflare", "--json").stdout)
+    assert only["unnamed"][0]["reason"].endswith("it is kept named, which no setting does at 32K: no listed length "
+                                                 "can name it, so stop keeping it named")

@@ -1011,6 +1011,8 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
         elif need > largest:
             why = f"{name}: naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
             why += _fits_elsewhere(rec, states_at, name, need) or (f"; named at {named_words}" if named_at else "")
+            if name in rec.keep_servers:  # the goal asks for it named: say what would
+                why += _kept_words(rec, name, need)
         elif name in rec.except_servers:
             only = f"; collapsed at {where} only, named at {named_words}" if named_at else ""
             why = (f"{name}: may collapse (an exception to the goal){only}; naming it needs a budget of {need:,} "
@@ -1023,6 +1025,19 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
     per_tool = worst.listing_tokens / worst.tools_named if worst.tools_named else 0
     tools = int(growth // per_tool) if per_tool else 0
     return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools)
+
+
+def _kept_words(rec: MultiRecommendation, name: str, need: int) -> str:
+    """For a server the goal keeps named (``keep_servers``) that a budget of ``need`` tokens would
+    name but some listed length cannot give: what would reach the goal for it, after the reason.
+    The lengths too short for it are left out of the context lengths (when a longer one can name
+    it), or the server is no longer kept."""
+    short = [c.context_length for c in rec.contexts if need > _largest_budget([c.context_length])[0]]
+    fits = len(short) < len(rec.contexts)
+    where = _and(_length_word(c) for c in short)
+    return (f"; it is kept named, which no setting does at {where}: "
+            + (f"leave {where} out of the context lengths, or stop keeping it named" if fits
+               else "no listed length can name it, so stop keeping it named"))
 
 
 def _fits_elsewhere(rec: MultiRecommendation, states_at: Mapping[int | None, Mapping[str, str]], name: str,
