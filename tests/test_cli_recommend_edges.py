@@ -229,7 +229,8 @@ def test_recommend_says_where_it_lists_less_than_the_current_settings(tmp_path) 
             "200K (lower form: full → names) · it is the cheapest setting that meets the goal") in mine.stdout, mine.stdout
     data = json.loads(run_cli(*args, "--json").stdout)
     assert data["current"] == {"threshold_pct": 5.0, "listing_max_tokens": 4000}
-    assert data["lower_than_current"] == [{"context_length": 200000, "change": "lower form: full → names"}]
+    assert data["lower_than_current"] == [{"context_length": 200000, "change": "lower form: full → names",
+                                           "no_longer_named": []}]
     config = tmp_path / "config.yaml"
     config.write_text(run_cli(*args, "--yaml").stdout, encoding="utf-8")
     same = json.loads(run_cli(*args, "--config", config, "--json").stdout)

@@ -26,7 +26,7 @@ from .cachediff import Side, compare
 from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiRecommendation, budget_with_headroom, \
     smaller_listing_keeps_headroom, with_listing_evidence, \
     _NAMED_MAX, at_length, collapsed_words, goal_at, goal_statement, length_goals_for, lost_words, outcomes, \
-    recommend_for_contexts, requirement_misses
+    recommend_for_contexts, requirement_misses, servers_without_tools
 from .quantities import form_word
 from .sweep import FORM_RANK, Ladder, listing_ladder
 
@@ -479,7 +479,7 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         suggestion = recommend_for_contexts(ladder, config, lengths, goal, except_servers=except_servers,
                                             keep_servers=keep_servers, headroom_pct=headroom_pct,
                                             length_goals=dict(per_length))
-        suggestion = _within_limit(suggestion, max_listing_tokens)
+        suggestion = replace(_within_limit(suggestion, max_listing_tokens), no_tools=servers_without_tools(inspector))
     return CheckResult(goal=goal, max_listing_tokens=max_listing_tokens, threshold_pct=config.threshold_pct,
                        listing_max_tokens=config.listing_max_tokens, planning_tokenizer=ladder.planning_tokenizer,
                        lengths=checks, suggestion=suggestion, except_servers=except_servers,

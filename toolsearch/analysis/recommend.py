@@ -314,6 +314,9 @@ class MultiRecommendation:
         keep_called: with ``--keep-called`` (the Tuning page's checkbox), which servers were kept
             named because the recorded sessions called them (:func:`keep_called`; they are in
             ``keep_servers`` too); ``None`` without.
+        no_tools: the catalog's servers that register no tools (``tools: []``, a snapshot whose
+            ``tools/list`` came back empty; :func:`servers_without_tools`): no setting names them and
+            no goal counts them, so the counts alone ("1 of 1 servers named") would leave them out.
         shorter_lengths: with recorded sessions, the context lengths they recorded that are shorter
             than every listed one (:class:`ShorterLength`: what the recommended settings give there);
             ``()`` without sessions or when there is none.
@@ -346,6 +349,7 @@ class MultiRecommendation:
     scope: str = ""
     keep_called: KeepCalled | None = None
     shorter_lengths: tuple[ShorterLength, ...] = ()
+    no_tools: tuple[str, ...] = ()
 
     @property
     def worst(self) -> ContextOutcome:
@@ -475,6 +479,7 @@ class MultiRecommendation:
                 "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed],
                 "large_share": [{"context_length": c.context_length, "listing_tokens": c.listing_tokens,
                                  "share_pct": round(share, 1)} for c, share in large_shares(self)],
+                "no_tools": list(self.no_tools),
                 **({"keep_called": self.keep_called.to_dict()} if self.keep_called is not None else {})}
 
     def apply(self, config: ToolSearchConfig) -> ToolSearchConfig:
@@ -1006,6 +1011,8 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
         elif need > largest:
             why = f"{name}: naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
             why += _fits_elsewhere(rec, states_at, name, need) or (f"; named at {named_words}" if named_at else "")
+            if name in rec.keep_servers:  # the goal asks for it named: say what would
+                why += _kept_words(rec, name, need)
         elif name in rec.except_servers:
             only = f"; collapsed at {where} only, named at {named_words}" if named_at else ""
             why = (f"{name}: may collapse (an exception to the goal){only}; naming it needs a budget of {need:,} "
@@ -1018,6 +1025,19 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
     per_tool = worst.listing_tokens / worst.tools_named if worst.tools_named else 0
     tools = int(growth // per_tool) if per_tool else 0
     return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools)
+
+
+def _kept_words(rec: MultiRecommendation, name: str, need: int) -> str:
+    """For a server the goal keeps named (``keep_servers``) that a budget of ``need`` tokens would
+    name but some listed length cannot give: what would reach the goal for it, after the reason.
+    The lengths too short for it are left out of the context lengths (when a longer one can name
+    it), or the server is no longer kept."""
+    short = [c.context_length for c in rec.contexts if need > _largest_budget([c.context_length])[0]]
+    fits = len(short) < len(rec.contexts)
+    where = _and(_length_word(c) for c in short)
+    return (f"; it is kept named, which no setting does at {where}: "
+            + (f"leave {where} out of the context lengths, or stop keeping it named" if fits
+               else "no listed length can name it, so stop keeping it named"))
 
 
 def _fits_elsewhere(rec: MultiRecommendation, states_at: Mapping[int | None, Mapping[str, str]], name: str,
@@ -1073,13 +1093,36 @@ def outcome_change(before: ContextOutcome, after: ContextOutcome) -> str:
     return "same listing"
 
 
+def no_longer_named(ladder: Ladder, before: ContextOutcome, after: ContextOutcome) -> tuple[str, ...]:
+    """The servers ``before`` names (full or names) that ``after`` does not (one context length,
+    both read off ``ladder``), in the order the listing collapses them."""
+    def states(o: ContextOutcome) -> dict[str, str]:
+        return ladder.states_of(ladder.step_at(o.budget)) if o.tier != 0 else {}
+
+    was, now = states(before), states(after)
+    lost = [name for name, state in was.items() if state in ("full", "names") and now.get(name) not in ("full", "names")]
+    order = {label: i for i, label in enumerate(ladder.steps[-1].collapsed)} if ladder.steps else {}
+    label = {s.name: s.label for s in ladder.servers}
+    return tuple(sorted(lost, key=lambda name: (order.get(label.get(name), len(order)), name)))
+
+
 def lowered_changes(ladder: Ladder, config: ToolSearchConfig, rec: MultiRecommendation) -> list[tuple[int | None, str]]:
     """Where ``rec`` lists less than the settings ``config`` has now: ``[(context length or None,
-    change in words (:func:`outcome_change`)), ...]`` in the order of ``rec.contexts``."""
+    change in words (:func:`outcome_change`), with the servers it no longer names
+    (:func:`no_longer_named`: ``"lower: 10 → 9 of 10 servers named; no longer named: cloudflare"``)),
+    ...]`` in the order of ``rec.contexts``: a count alone would trade a server away unnamed."""
+    return [(c, change if not lost else f"{change}; no longer named: {', '.join(lost)}")
+            for c, change, lost in lowered_servers(ladder, config, rec)]
+
+
+def lowered_servers(ladder: Ladder, config: ToolSearchConfig,
+                    rec: MultiRecommendation) -> list[tuple[int | None, str, tuple[str, ...]]]:
+    """:func:`lowered_changes` with the servers apart: ``[(context length or None, change in words
+    (:func:`outcome_change`), servers no longer named (:func:`no_longer_named`)), ...]``."""
     lengths = [c.context_length for c in rec.contexts]
     current = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
     lowered = set(lowered_lengths(current, rec.contexts))
-    return [(a.context_length, outcome_change(a, b)) for a, b in zip(current, rec.contexts)
+    return [(a.context_length, outcome_change(a, b), no_longer_named(ladder, a, b)) for a, b in zip(current, rec.contexts)
             if a.context_length in lowered]
 
 
@@ -1088,6 +1131,30 @@ def lowered_where(lowered: Sequence[tuple[int | None, str]]) -> str:
     page write them: ``200K (lower form: full → names), 1M (lower form: full → names)`` (each length
     as :func:`context_words` writes it)."""
     return ", ".join(f"{context_words(c)} ({change})" for c, change in lowered)
+
+
+def servers_without_tools(inspector: Any) -> tuple[str, ...]:
+    """The servers of ``inspector``'s whole catalog (its session scope aside) that register no tools (a
+    snapshot whose ``tools/list`` came back empty, ``tools: []``), in catalog order: such a server takes
+    no room in the listing and no goal counts it, so a figure or a gate says nothing about it unless
+    told. A server whose tools the config's include/exclude leaves out is not one (its list is not
+    empty), nor one whose tool entries the reader skipped (``Server.skipped``: a catalog error says
+    what is missing there)."""
+    whole = inspector.scoped(None)
+    with_tools = {tool.server for tool in whole.registration.tools}  # helper tools take room too
+    return tuple(server.name for server in whole.catalog.servers
+                 if not server.tools and not server.skipped and server.name not in with_tools)
+
+
+def no_tools_lines(rec: MultiRecommendation) -> list[str]:
+    """One line naming the servers of :attr:`MultiRecommendation.no_tools`, as ``recommend`` prints it,
+    its ``--yaml`` block comments it and the Tuning page shows it; ``[]`` when there is none."""
+    if not rec.no_tools:
+        return []
+    it, its = ("it", "its") if len(rec.no_tools) == 1 else ("them", "their")
+    line = (f"no tools: {', '.join(rec.no_tools)}: the catalog lists no tools for {it}, so no setting names {it} "
+            f"and the servers counted leave {it} out; list {its} tools into the catalog again if there are any")
+    return [line]
 
 
 def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
@@ -1145,6 +1212,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     if lowered:
         lines.append(lowered_words(rec, config, lowered))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
+    lines += no_tools_lines(rec)
     return (lines + large_share_lines(rec) + called_unnamed_lines(rec) + shorter_length_lines(rec)
             + outside_scope_lines(rec))
 
@@ -1585,22 +1653,43 @@ def _option_words(option: str, value: str) -> list[str]:
     return [f"{option}={value}"] if value.startswith("-") else [option, value]
 
 
+def snapshot_file(catalogs: Sequence[str]) -> str:
+    """The catalog file the gate line reads in place of MCP client configs: ``catalog.yaml`` (the name
+    docs/ci.md gives it), or ``snapshot.yaml`` when a catalog file of that name is among ``catalogs``."""
+    return "catalog.yaml" if "catalog.yaml" not in catalogs else "snapshot.yaml"
+
+
+def snapshot_command(catalogs: Sequence[str], client_configs: Sequence[str]) -> str:
+    """The ``toolsearch snapshot`` command that saves the tools of the MCP client configs among
+    ``catalogs`` (``client_configs``) as the catalog file the gate line reads
+    (:func:`snapshot_file`), shell-quoted."""
+    configs = [c for c in catalogs if c in client_configs]
+    return " ".join(_shell_word(w) for w in ["toolsearch", "snapshot", *configs, "-o", snapshot_file(catalogs)])
+
+
 def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *, tool_names: str = "prefixed",
-                  profile: str | None = None, catalogs: Sequence[str] = ()) -> str:
+                  profile: str | None = None, catalogs: Sequence[str] = (), client_configs: Sequence[str] = ()) -> str:
     """The ``toolsearch check`` command that gates a catalog on what ``rec`` promised: its context
     lengths, goal (per-length goals included), servers that may collapse or must stay named and
     planning tokenizer, with the settings read from ``config_file`` (``--strict``: a
     warning in it, such as a misspelt key, fails the gate), and the tool naming and wording
     profile file the listing was measured with when they are not the defaults (they change its
     size). ``catalogs`` are the catalog files as the user gave them (``toolsearch recommend``'s
-    sources); with none (the app, an uploaded file), ``CATALOG`` stands for them. Arguments that
-    need it are shell-quoted (:func:`_shell_word`).
+    sources); with none (the app, an uploaded file), ``CATALOG`` stands for them. The MCP client
+    configs among them (``client_configs``) are replaced by the one catalog file
+    :func:`snapshot_command` saves from them: the gate is ``--strict``, which starts no server and
+    refuses a client config. Arguments that need it are shell-quoted (:func:`_shell_word`).
 
     The headroom is not in it: the headroom is the room growth may use before the listing changes,
     and ``check --headroom`` fails as soon as growth uses any of it (the first tool added), so the
     gate checks the goal and the margin is what lets the catalog grow without failing it."""
     goal = ",".join([rec.goal, *(f"{_length_arg(c)}={g}" for c, g in rec.length_goals)])
-    words = ["toolsearch", "check", *(catalogs or ["CATALOG"]), "--config", config_file, "--strict",
+    read: list[str] = []
+    for catalog in catalogs:
+        catalog = snapshot_file(catalogs) if catalog in client_configs else catalog
+        if catalog not in read:
+            read.append(catalog)
+    words = ["toolsearch", "check", *(read or ["CATALOG"]), "--config", config_file, "--strict",
              "--context-lengths", ",".join(_length_arg(c.context_length) for c in rec.contexts), "--goal", goal]
     for name in rec.except_servers:
         words += _option_words("--except", name)
@@ -1617,7 +1706,7 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
 
 def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_name: str, fingerprint: str,
                  version: str, tool_names: str = "prefixed", profile: str | None = None,
-                 scope: str | None = None, catalogs: Sequence[str] = (),
+                 scope: str | None = None, catalogs: Sequence[str] = (), client_configs: Sequence[str] = (),
                  lowered: Sequence[tuple[int | None, str]] = ()) -> str:
     """The harness config block for a recommendation, with where it came from.
 
@@ -1642,6 +1731,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
         tool_names, profile: the tool naming and wording profile file the listing was measured
             with, for the gate line (:func:`check_command`).
         catalogs: the catalog files as given, named by the gate line (none: ``CATALOG``).
+        client_configs: the MCP client configs among ``catalogs``: a ``# snapshot:`` line above the
+            gate line saves their tools as the catalog file the gate reads (:func:`snapshot_command`).
         scope: the name of the session scope the recommendation is for, if any: ``toolsearch
             check`` judges the whole catalog, so the comment says there is no gate line.
         lowered: from :func:`lowered_changes` (``ladder``, ``config``, ``rec``): the lengths where
@@ -1673,6 +1764,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config
     # review sees must not trade a server away behind a count ("9 of 10 servers named")
     lines += [f"# not named: {_comment_text(server.reason)}" for server in rec.unnamed]
+    lines += [f"# {_comment_text(line)}" for line in no_tools_lines(rec)]
     lines += [f"# {_comment_text(line)}" for line in large_share_lines(rec)]
     lines += [f"# {_comment_text(line)}" for line in shorter_length_lines(rec)]
     # one block serves every session: say what the sessions outside the scope get
@@ -1680,7 +1772,10 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     if rec.reached and scope is not None:
         lines.append(f"# gate: none for scope {_comment_text(scope)}: toolsearch check judges the whole catalog")
     elif rec.reached:
-        lines.append(f"# gate: {_comment_safe(check_command(rec, tool_names=tool_names, profile=profile, catalogs=catalogs))}")
+        if any(c in client_configs for c in catalogs):  # check --strict starts no server: it reads their snapshot
+            lines.append(f"# snapshot: {_comment_safe(snapshot_command(catalogs, client_configs))} (run where the "
+                         "servers start; the gate reads the saved catalog and starts no server)")
+        lines.append(f"# gate: {_comment_safe(check_command(rec, tool_names=tool_names, profile=profile, catalogs=catalogs, client_configs=client_configs))}")
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)
     return "\n".join(lines) + "\n" + body

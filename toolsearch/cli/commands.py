@@ -1027,12 +1027,13 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     return 0
 
 
-def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets: Sequence[str] = ()) -> int:
+def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets: Sequence[str] = (),
+                   client_configs: Sequence[str] = ()) -> int:
     from .. import __version__  # noqa: PLC0415
     from ..analysis.sessions import shown_names  # noqa: PLC0415
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
-                                      add_whole_catalog, export_block, lowered_changes, outcome_rows, recommend_for_contexts,
-                                      recommendation_lines, sessions_line)
+                                      add_whole_catalog, export_block, lowered_changes, lowered_servers, outcome_rows, recommend_for_contexts,
+                                      recommendation_lines, servers_without_tools, sessions_line)
     from ..live.client import catalog_key  # noqa: PLC0415
 
     refuse_unlisted_servers("recommend", "", inspector)
@@ -1050,6 +1051,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     keep, kept_called = keep_for("recommend", args, inspector, evidence)
     rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
                                  keep_servers=keep, headroom_pct=args.headroom, length_goals=length_goals)
+    rec = replace(rec, no_tools=servers_without_tools(inspector))  # named wherever the answer is read
     if kept_called is not None:
         rec = replace(rec, keep_called=kept_called)
     if evidence is not None:
@@ -1065,12 +1067,14 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       fingerprint=catalog_key(inspector.scoped(None).catalog), version=__version__,
                                       tool_names=args.tool_names, profile=args.profile,
                                       scope=inspector.scope.name if inspector.scope is not None else None,
-                                      catalogs=[as_typed(source) for source in args.sources], lowered=lowered))
+                                      catalogs=[as_typed(source) for source in args.sources],
+                                      client_configs=[as_typed(path) for path in client_configs], lowered=lowered))
         return status
     if args.json:
         data = rec.to_dict()
         data["current"] = {"threshold_pct": config.threshold_pct, "listing_max_tokens": config.listing_max_tokens}
-        data["lower_than_current"] = [{"context_length": c, "change": change} for c, change in lowered]
+        data["lower_than_current"] = [{"context_length": c, "change": change, "no_longer_named": list(lost)}
+                                      for c, change, lost in lowered_servers(ladder, config, rec)]
         if args.session_sources:
             data["sessions"] = {"read": evidence.sessions_read, **evidence.uncounted.to_dict(),
                                 "catalog_drift": evidence.drift.to_dict(),
@@ -1393,7 +1397,8 @@ def _run(args: argparse.Namespace) -> int:
             from ..live.client import config_file_secrets  # noqa: PLC0415
 
             return _cmd_recommend(args, inspector, config,
-                                  [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))])
+                                  [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))],
+                                  [path for path, _ in loaded.config_servers])
         return _cmd_sweep(args, inspector, config)
     except ToolsearchError as exc:
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held

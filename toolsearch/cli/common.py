@@ -526,10 +526,9 @@ def empty_servers(inspector: Inspector) -> list[str]:
     counts it, so a figure or a gate would say nothing about it unless told. A server whose tools
     the config's include/exclude leaves out is not one (its list is not empty), nor one whose tool
     entries the reader skipped (``Server.skipped``: a catalog error line says what is missing there)."""
-    whole = inspector.scoped(None)
-    with_tools = {tool.server for tool in whole.registration.tools}  # helper tools take room too
-    return [server.name for server in whole.catalog.servers
-            if not server.tools and not server.skipped and server.name not in with_tools]
+    from ..analysis.recommend import servers_without_tools  # noqa: PLC0415
+
+    return list(servers_without_tools(inspector))
 
 
 def empty_server_words(empty: Sequence[str], config_path: str | None = None) -> str:

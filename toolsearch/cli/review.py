@@ -304,7 +304,8 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector, confi
     """The recommendation the report carries: ``recommend``'s for ``--context-lengths`` and
     ``--goal`` (both or neither), or ``None``. ``secrets``: the catalog's config values, masked in
     the ``--sessions`` read as evidence."""
-    from ..analysis.recommend import add_session_evidence, add_whole_catalog, recommend_for_contexts, session_drift_words  # noqa: PLC0415
+    from ..analysis.recommend import (add_session_evidence, add_whole_catalog,  # noqa: PLC0415
+                                      recommend_for_contexts, servers_without_tools, session_drift_words)
 
     given = [option for option, value in (("--except", args.except_servers), ("--keep", args.keep_servers),
                                           ("--headroom", args.headroom is not None),
@@ -330,6 +331,7 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector, confi
     rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
                                  keep_servers=keep, headroom_pct=args.headroom or 0.0,
                                  length_goals=length_goals)
+    rec = replace(rec, no_tools=servers_without_tools(inspector))  # as recommend names them
     if kept_called is not None:
         rec = replace(rec, keep_called=kept_called)
     if evidence is not None:

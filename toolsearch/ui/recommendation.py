@@ -16,7 +16,8 @@ from typing import Collection, Sequence
 import streamlit as st
 
 from toolsearch.analysis.recommend import (KeepCalled, LengthGoals, MultiRecommendation, add_session_evidence,
-                                           add_whole_catalog, keep_called, recommend_for_contexts, session_drift_words)
+                                           add_whole_catalog, keep_called, recommend_for_contexts, servers_without_tools,
+                                           session_drift_words)
 from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessions, Session, UncountedCalls,
                                           called_tools, catalog_drift, drop_repeated, released_hermes_sessions,
                                           recorded_lengths, released_hermes_words, scrub_sessions, uncounted_calls)
@@ -228,6 +229,7 @@ def recommendation_for(v: common.View, q: Question) -> MultiRecommendation:
     rec = recommend_for_contexts(ladder, v.config, list(q.lengths), q.goal, except_servers=list(q.except_servers),
                                  keep_servers=list(q.keep_servers), headroom_pct=q.headroom_pct,
                                  length_goals=dict(q.length_goals))
+    rec = replace(rec, no_tools=servers_without_tools(v.inspector))  # no count shows them: named, as recommend does
     if q.keep_called is not None:
         rec = replace(rec, keep_called=q.keep_called)
     if q.called is not None:

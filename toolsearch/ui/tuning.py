@@ -18,7 +18,7 @@ from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines, frontier, large_share_lines, lowered_changes, lowered_lengths, lowered_where,
+from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines, frontier, large_share_lines, lowered_changes, lowered_servers, lowered_where, no_tools_lines,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, share_cell
 from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
@@ -398,6 +398,8 @@ if common.require_catalog(v):
             # the reasons name servers: catalog text, invisible characters shown as markers as in the block
             st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(common.visible(u.reason))}"
                                                         for u in multi.unnamed))
+        for line in no_tools_lines(multi):  # servers no count includes: named, as recommend names them
+            st.warning(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/report:")
         for line in large_share_lines(multi):  # what the listing leaves for the conversation
             st.warning(common.md_escape(line[0].upper() + line[1:] + "."), icon=":material/data_usage:")
         for line in called_unnamed_lines(multi):  # the evidence: which tools the sessions used are lost
@@ -414,6 +416,13 @@ if common.require_catalog(v):
         st.caption(f"Headroom {multi.headroom_pct:g}%: {'the setting ' if growth.startswith('absorbs') else ''}{growth}.")
         singles = {c: recommend_for_contexts(ladder, cfg, [c], multi.goal_at(c), except_servers=excepted,
                                              keep_servers=kept, headroom_pct=headroom) for c in lengths}
+        # where it lists less, with the servers it no longer names (the words of toolsearch recommend)
+        lowered = lowered_changes(ladder, cfg, multi)
+        lowered_at = dict(lowered)
+        # for the warning (markdown): the server names escaped, the rest as recommend writes it
+        lowered_md = [(c, change if not lost else f"{change}; no longer named: "
+                       + ", ".join(common.md_escape(common.visible(name)) for name in lost))
+                      for c, change, lost in lowered_servers(ladder, cfg, multi)]
         rows = []
         for a, b in zip(now, multi.contexts):
             alone = singles[a.context_length]
@@ -423,7 +432,7 @@ if common.require_catalog(v):
                    if multi.length_goals else {}),
                 "current: listing": f"{a.outcome}\n{a.listing_tokens:,} of {a.budget:,} budget tokens",
                 "recommended: listing": f"{b.outcome}\n{b.listing_tokens:,} of {b.budget:,} budget tokens",
-                "change": outcome_change(a, b),
+                "change": lowered_at.get(a.context_length, outcome_change(a, b)),
                 "this length alone": (f"{alone.threshold_pct:g}% / {alone.listing_max_tokens:,} tokens"
                                       + ("" if alone.reached else " (best reachable)")),
             })
@@ -438,11 +447,9 @@ if common.require_catalog(v):
                    + (" Called tools listed by name: of the deferred tools the recorded sessions called, how many this listing "
                       "names; searches saved: the tool_search calls made just before calling a named tool."
                       if called else ""))
-        lowered = lowered_lengths(now, multi.contexts)
         if lowered:
-            # the lengths as recommend writes them (32K, 1M): one function for both
-            where = lowered_where([(a.context_length, outcome_change(a, b))
-                                   for a, b in zip(now, multi.contexts) if a.context_length in lowered])
+            # the lengths, changes and servers no longer named as recommend writes them (32K, 1M): one function for both
+            where = lowered_where(lowered_md)
             if multi.reached:
                 why = ("It is the cheapest setting that still meets the goal. One setting serves every length: to list "
                        "more there, give those lengths a stricter goal (Other goal at some lengths), ask for more "
