@@ -44,7 +44,7 @@ from .common import (GOAL_HELP, as_typed, load_harness_config, input_written_ove
                      note_unused_settings, unconfigured_servers, unconfigured_words,
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
-from .textfmt import github_command, one_line, output_file, parse_context_lengths, text_table, whole_number
+from .textfmt import github_command, one_line, output_file, write_output_file, parse_context_lengths, text_table, whole_number
 
 if TYPE_CHECKING:
     from ..analysis import check as check_mod
@@ -403,7 +403,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
     for problem in left_out:
         print(f"toolsearch: warning: {problem}", file=sys.stderr)
     try:
-        output.write_text(html_text, encoding="utf-8")
+        write_output_file(args.output, html_text)
     except OSError as exc:
         raise ReviewUsageError(f"{args.output}: cannot write the report: {exc.strerror or exc}") from None
     size = len(html_text.encode("utf-8"))
