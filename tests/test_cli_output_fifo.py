@@ -27,7 +27,7 @@ def run(*args: object) -> subprocess.CompletedProcess:
     command that waits on the pipe is killed, and the test fails, instead of hanging the run."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-m", "toolsearch", *map(str, args)], capture_output=True, text=True,
-                          encoding="utf-8", cwd=ROOT, env=env, timeout=90)
+                          encoding="utf-8", cwd=ROOT, env=env, timeout=90, check=False)
 
 
 @pytest.fixture
