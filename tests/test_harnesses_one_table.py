@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import literal_tables, run_cli
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables, run_cli
 from toolsearch.analysis import harnesses as H
 
 ROOT = Path(__file__).resolve().parent.parent

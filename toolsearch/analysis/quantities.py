@@ -163,6 +163,13 @@ def length_in_words(n: int) -> str:
     return short if short[-1] in "KM" else counted(n, "token")
 
 
+def length_label(n: int | None) -> str:
+    """A context length where it labels something (a row of a per-length table, a heading, an
+    option, a caption): :func:`length_in_words` (``200K``, ``1M``, ``12,345 tokens``), or ``unknown``
+    (``None``). ``recommend``'s table and the Tuning page's write their rows' lengths with it."""
+    return length_in_words(n) if n else "unknown"
+
+
 def form_word(form: str) -> str:
     """The word shown for a listing form or a server state (``groups`` → ``summary``; others unchanged)."""
     return STATE_WORDS.get(form, form)

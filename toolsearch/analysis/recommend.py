@@ -36,7 +36,7 @@ from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .wording import share_cell
-from .quantities import context_share, context_words, form_word, length_in_words  # noqa: F401 (re-exported)
+from .quantities import context_share, context_words, form_word, length_in_words, length_label
 from ..engine.invisible import quoted, reveal, reveal_line
 from .sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
                        mcp_server_of, shown_name, shown_names)
@@ -1162,10 +1162,11 @@ def with_listing_evidence(outcome: ContextOutcome, ladder: Ladder, called: Seque
 
 def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[Any]]:
     """One row per listed context length (:data:`OUTCOME_COLUMNS`, then :data:`SESSION_COLUMNS`
-    with ``sessions``): numbers as numbers, the rest as text (``"unknown"``, ``"5/5"``)."""
+    with ``sessions``): the length as the Tuning page's table writes it (:func:`length_label`:
+    ``200K``, ``unknown``), the other numbers as numbers, the rest as text (``"5/5"``)."""
     rows: list[list[Any]] = []
     for c in rec.contexts:
-        row: list[Any] = [c.context_length if c.context_length else "unknown", c.budget, c.tier,
+        row: list[Any] = [length_label(c.context_length), c.budget, c.tier,
                           form_word(c.listing_form), c.listing_tokens, share_cell(c.servers_named, c.servers_total),
                           c.tools_named]
         if sessions:

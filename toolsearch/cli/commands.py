@@ -1018,8 +1018,10 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     else:
         # The form as counts (mixed 5/9, as the app's grids say it); CSV keeps the value, with the
         # per-server columns beside it.
-        form = header.index("listing_form")
-        print(_table([[*row[:form], r.counts.short_label if r.counts is not None else form_word(row[form]),
+        # The length as recommend's table writes it (200K); CSV keeps the number.
+        form, length = header.index("listing_form"), header.index("context_length")
+        print(_table([[*row[:length], Q.length_label(r.context_length), *row[length + 1:form],
+                       r.counts.short_label if r.counts is not None else form_word(row[form]),
                        *row[form + 1:]] for row, (_, r) in zip(table, named)], header))
     return 0
 
