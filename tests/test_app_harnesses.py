@@ -77,7 +77,7 @@ def test_sessions_suggest_pins_and_count_round_trips():
     table = literal_tables(at)["harness_pins"]
     pins = H.resolve_pins(inspector, tools=suggested)
     expected = H.pin_what_if(inspector, "hermes", pins, 200_000, sessions, parse_config({}), "chars4")
-    row = table[(table["harness"] == "Hermes Agent (not released)") & (table["context length (tokens)"] == "200,000")]
+    row = table[(table["harness"] == "Hermes Agent (not released)") & (table["context length"] == "200K")]
     # every number's unit is in its heading
     # "up front (tokens)", the name of the same figure in the tables above (not "upfront before")
     assert {"up front without pins (tokens)", "up front with the pins (tokens)"} <= set(table.columns)

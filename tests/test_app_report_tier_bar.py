@@ -30,7 +30,7 @@ def _bar_lines(at: AppTest) -> list[str]:
 def test_the_page_says_which_length_the_bar_and_the_report_are_for():
     at = _report_page({"ctx": "200K", "lengths": "32k,200k,1m", "goal": "names"})
     assert _bar_lines(at) == [
-        "The bar at the top is for the sidebar's context length (200,000 tokens); at 32,000 tokens, where the "
+        "The bar at the top is for the sidebar's context length (200K); at 32K, where the "
         "report's other sections are planned: tier 1 · form names · 9 of 9 servers named (178 tools)."]
     at.toggle(key="report_lint").set_value(False)
     at.text_area(key="report_queries").set_value("create issue")

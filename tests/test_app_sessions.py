@@ -14,6 +14,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables, run_cli
+from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, share_cell
 from toolsearch.ui.common import md_escape
 from toolsearch.engine import constants as C
@@ -448,7 +449,10 @@ def test_called_tools_listed_by_name_is_one_name_and_one_count_on_both_pages():
     assert not at.exception, at.exception
     tuning = literal_tables(at)["tuning_multi_table"]
     assert CALLED_LISTED_COLUMN in tuning.columns and "called tools named" not in tuning.columns
-    on_tuning = {row["context length"].replace(" tokens", ""): row[CALLED_LISTED_COLUMN] for _, row in tuning.iterrows()}
+    # the Sessions table heads its lengths "(tokens)" and writes them in full; the Tuning table as recommend does
+    by_label = {length_label(int(c.replace(",", ""))): c for c in on_sessions}
+    on_tuning = {by_label.get(row["context length"], row["context length"]): row[CALLED_LISTED_COLUMN]
+                 for _, row in tuning.iterrows()}
     common_lengths = set(on_sessions) & set(on_tuning)
     assert {"200,000", "1,000,000"} <= common_lengths, (on_sessions, on_tuning)
     assert {c: on_sessions[c] for c in common_lengths} == {c: on_tuning[c] for c in common_lengths}

@@ -84,7 +84,7 @@ def test_the_report_page_carries_the_kept_servers():
     assert not at.exception, at.exception
     assert carried_caption(at).startswith(
         "Recommended settings across context lengths: the Tuning page's goal (tool names listed (tier 1); github, "
-        "grafana, linear, slack at names or better; context lengths 32,000, 200,000, 1,000,000, with the sessions of "
+        "grafana, linear, slack at names or better; context lengths 32K, 200K, 1M, with the sessions of "
         "state.db, keeping the servers they called named)")
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception

@@ -26,6 +26,7 @@ import yaml
 from streamlit.testing.v1 import AppTest
 
 from conftest import heat_cells, literal_tables, run_cli
+from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis import charts
 from toolsearch.ui.common import STATE_COLORS
 from toolsearch.ui.collapse_views import VERDICT_BADGE
@@ -109,7 +110,7 @@ def test_tuning_recommendation_and_export_match_engine(query):
     ladder = listing_ladder(ins.planner, config, query.get("tok", "chars4"))
     sidebar_line = next(c.value for c in at.caption if c.value.startswith("Sidebar: "))  # under the tier bar
     assert sidebar_line.startswith(
-        f"Sidebar: context length {f'{ctx:,} tokens' if ctx else 'unknown'} · threshold_pct {config.threshold_pct:g}% · "
+        f"Sidebar: context length {length_label(ctx)} · threshold_pct {config.threshold_pct:g}% · "
         f"listing_max_tokens {config.listing_max_tokens:,} tokens · planning tokenizer {ladder.planning_tokenizer}.")
     lengths = {"8k, unknown": [8_000, None]}.get(query.get("lengths"), [32_000, 128_000, 200_000, 1_000_000])
     rec = recommend_for_contexts(ladder, config, lengths, query.get("goal", "names"))
@@ -173,7 +174,7 @@ def test_tuning_multi_length_recommendation_matches_engine():
     assert metric(at, "Recommended threshold_pct") == f"{rec.threshold_pct:g}%"
     assert metric(at, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
     rows = multi_table(at)
-    assert [r["context length"] for r in rows] == [f"{c:,} tokens" for c in lengths]
+    assert [r["context length"] for r in rows] == [length_label(c) for c in lengths]
     # both sides in the same words, so the budget behind each listing reads side by side
     assert [r["current: listing"] for r in rows] == [
         f"{o.outcome}\n{o.listing_tokens:,} of {o.budget:,} budget tokens" for o in now]
@@ -262,7 +263,7 @@ def test_tuning_presets_goal_and_apply_to_sidebar():
     ladder = listing_ladder(inspector().planner, config)
     rec = recommend_for_contexts(ladder, config, [64_000, 16_000], "listed")
     assert rec.reached
-    assert [r["context length"] for r in multi_table(at)] == ["64,000 tokens", "16,000 tokens"]
+    assert [r["context length"] for r in multi_table(at)] == ["64K", "16K"]
     assert metric(at, "Recommended threshold_pct") == f"{rec.threshold_pct:g}%"
     # one click: the sidebar settings (and the URL) take the recommendation
     at.button(key="tuning_apply_multi").click().run()
@@ -354,7 +355,7 @@ def test_tuning_other_goal_at_some_lengths():
     assert ("# goal: every server at names or better at 32K and 200K; every tool with its short description "
             "(form full) at 1M") in at.code[0].value
     # typed: a length not in the list, a goal without a length, an unknown goal
-    for typed, error in (("64k=full", "Other goals: 64,000 tokens is not in the context lengths"),
+    for typed, error in (("64k=full", "Other goals: 64K is not in the context lengths"),
                          ("full", "Other goals: 'full' has no length"),
                          ("1m=fuller", "Other goals: '1m=fuller': expected a goal (full, names, listed, any)")):
         at.text_input(key="tuning_length_goals").set_value(typed).run()
@@ -378,7 +379,7 @@ def test_tuning_errors_are_literal_and_name_the_field_to_fix():
     assert "\\*\\*big\\*\\*" in at.error[0].value
     assert at.info[-1].value == "Fix the context lengths above to get the block."
     at.text_input(key="tuning_contexts").set_value("32k, 1m").run()
-    for typed, error in (("64k=full", "Other goals: 64,000 tokens is not in the context lengths"),
+    for typed, error in (("64k=full", "Other goals: 64K is not in the context lengths"),
                          ("=full", "Other goals: '=full': no length before '='"),
                          ("1m=full, 1000k=names", "Other goals: '1000k=names': '1m=full' already gives that length")):
         at.text_input(key="tuning_length_goals").set_value(typed).run()
@@ -757,7 +758,7 @@ def test_report_page_carries_only_the_goal_the_tuning_page_shows():
     at.multiselect(key="tuning_session_samples").set_value(["state.db"]).run()
     assert not at.exception, at.exception
     at.switch_page("toolsearch/ui/report.py").run()
-    assert any("every server at names or better; context lengths 32,000, 1,000,000, with the sessions of state" in c.value
+    assert any("every server at names or better; context lengths 32K, 1M, with the sessions of state" in c.value
                for c in at.caption), [c.value for c in at.caption]
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
@@ -799,7 +800,7 @@ def test_a_link_with_a_tuning_goal_opened_on_the_report_page_carries_it():
     at = open_page("toolsearch/ui/report.py", query)
     assert carried_caption(at) == (
         "Recommended settings across context lengths: the Tuning page's goal (every tool with its short description "
-        "(form full), except github (may collapse); context lengths 32,000, 200,000), for the sidebar's current "
+        "(form full), except github (may collapse); context lengths 32K, 200K), for the sidebar's current "
         "settings. May collapse: nope is not "
         "a server of this catalog; left out.")
     at.button(key="build_report").click().run()
@@ -834,7 +835,7 @@ def test_report_page_asks_the_tuning_goal_again_after_a_naming_change():
     at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,1m", "goal": "names"})
     assert not at.exception, at.exception
     at.switch_page("toolsearch/ui/report.py").run()
-    carried = "every server at names or better; context lengths 32,000, 1,000,000"
+    carried = "every server at names or better; context lengths 32K, 1M"
     assert carried in carried_caption(at)
     at.session_state["naming"] = "as-is"
     at.run()
@@ -874,7 +875,7 @@ def test_report_page_asks_the_tuning_goal_of_another_scope():
     at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names", "headroom": "10"})
     whole = metric(at, "Recommended listing_max_tokens")
     at.switch_page("toolsearch/ui/report.py").run()
-    carried = "every server at names or better; context lengths 32,000, 200,000, 1,000,000, 10% headroom"
+    carried = "every server at names or better; context lengths 32K, 200K, 1M, 10% headroom"
     assert carried in carried_caption(at)
     at.session_state["scopes"] = [parse_scope_arg("support=slack,linear,notion")]
     at.run()  # the scope is defined (an option of the picker), then picked

@@ -367,8 +367,8 @@ def test_sweep_with_a_config_sweeps_its_threshold_pct(tmp_path) -> None:
     config.write_text("tools:\n  tool_search:\n    threshold_pct: 5.1\n    listing_max_tokens: 1621\n", encoding="utf-8")
     team = Path(__file__).resolve().parent.parent / "sample_catalogs" / "team-workspace.yaml"
     out = ok(run_cli("sweep", team, "--config", config, "--context-lengths", "32k,1m"))
-    assert [line.split()[:4] for line in out.splitlines()[2:]] == [["32,000", "5.1", "1,621", "1,621"],
-                                                                  ["1,000,000", "5.1", "1,621", "1,621"]]
+    assert [line.split()[:4] for line in out.splitlines()[2:]] == [["32K", "5.1", "1,621", "1,621"],
+                                                                  ["1M", "5.1", "1,621", "1,621"]]
     out = ok(run_cli("sweep", team, "--context-lengths", "32k"))  # without a config: the default grid
     assert [line.split()[1] for line in out.splitlines()[2:]] == ["1", "2", "5", "10", "20"]
 

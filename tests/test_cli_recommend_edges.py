@@ -45,7 +45,7 @@ def test_tables_say_summary_for_a_listing_of_summary_lines_as_plan_does() -> Non
                  ("sweep", CLOUDFLARE, "--context-lengths", "32k", "--threshold-pcts", "1")):
         result = run_cli(*args)
         assert result.returncode in (0, 1) and "Traceback" not in result.stderr, result.stderr
-        row = next(line for line in result.stdout.splitlines() if line.startswith("32,000 "))
+        row = next(line for line in result.stdout.splitlines() if line.startswith("32K "))
         assert " summary " in f"{row} " and "groups" not in row, row
     data = _json(run_cli("recommend", CLOUDFLARE, "--context-lengths", "32k", "--goal", "names", "--json"))
     assert data["contexts"][0]["listing_form"] == "groups"  # the JSON keeps the form's value
@@ -557,7 +557,7 @@ def test_why_a_server_is_not_named_says_every_length_that_leaves_it_out() -> Non
     # and 1M alike. "at 32K" alone would read as if 200K and 1M named GitHub.
     result = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed")
     assert result.returncode == 0, result.stderr
-    assert [row.split()[5] for row in result.stdout.splitlines() if re.match(r"[\d,]+ ", row)] == ["1/9"] * 3
+    assert [row.split()[5] for row in result.stdout.splitlines() if re.match(r"\d+[KM] ", row)] == ["1/9"] * 3
     assert ("not named: github: the goal allows a summary line at every listed length; naming it needs a budget "
             "of 1,473 tokens") in result.stdout.splitlines(), result.stdout
     # a goal per length that relaxes 32K only: the other lengths name it, so the line names 32K alone
@@ -579,7 +579,7 @@ def test_called_tools_the_recommendation_leaves_unnamed_are_named() -> None:
     lines = [line for line in result.stdout.splitlines() if line.startswith("called in the sessions")]
     assert lines == [f"called in the sessions but not named at 16,000: 7 of 7 tools ({', '.join(called)}); the "
                      "model has to search for them"], result.stdout
-    row = next(line for line in result.stdout.splitlines() if line.startswith("16,000 "))
+    row = next(line for line in result.stdout.splitlines() if line.startswith("16K "))
     assert row.split()[7] == "0/7", row  # called_listed
     data = _json(run_cli(*args, "--json"))
     assert data["sessions"]["called_not_named"] == [{"context_length": 16_000, "tools": called},

@@ -15,6 +15,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from conftest import run_cli, write_yaml
+from toolsearch.analysis.quantities import length_label
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 
@@ -541,7 +542,8 @@ def test_report_carries_the_recommendation_as_recommend_gives_it(tmp_path, monke
         assert f"<li>{html.escape(line)}</li>" in section, line
     data = json.loads(run_cli("recommend", TEAM, *args, "--json").stdout)
     for c in data["contexts"]:  # the per-length table: the same budget and listing tokens
-        assert f'<td class="num">{c["context_length"]:,}</td><td class="num">{c["budget"]:,}</td>' in section
+        # the length as recommend's table writes it (200K)
+        assert f'<td class="num">{length_label(c["context_length"])}</td><td class="num">{c["budget"]:,}</td>' in section
         assert f'<td class="num">{c["listing_tokens"]:,}</td>' in section
     block = run_cli("recommend", TEAM, *args, "--yaml").stdout
     assert f"<pre>{html.escape(block)}</pre>" in section  # the block to ship, with its gate line

@@ -23,4 +23,4 @@ def test_the_text_table_has_one_row_per_setting(tmp_path):
                    "--threshold-pcts", "1,1,1", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     body = done.stdout.splitlines()[2:]
-    assert len(body) == 1 and body[0].split()[:4] == ["32,000", "1", "4,000", "320"], done.stdout
+    assert len(body) == 1 and body[0].split()[:4] == ["32K", "1", "4,000", "320"], done.stdout

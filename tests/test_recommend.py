@@ -212,8 +212,8 @@ def test_cli_recommend_text_and_config(tmp_path) -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[1:4] == ["threshold_pct: 0.4", "listing_max_tokens: 200", "budget needed at every length: 104 tokens"]
-    assert lines[-2:] == ["32,000          128     1     names         104             2/2            61",
-                          "128,000         200     1     names         104             2/2            61"]
+    assert lines[-2:] == ["32K             128     1     names         104             2/2            61",
+                          "128K            200     1     names         104             2/2            61"]
     # the cap is at its floor, above the budget needed: said under the figures
     assert lines[4] == ("listing_max_tokens 200 is its smallest value (a harness raises a smaller one to 200), above the "
                         "104 tokens needed: where threshold_pct's share of the context length is larger, the budget is "

@@ -92,8 +92,8 @@ def test_report_page_plans_at_the_shortest_tuning_length_unless_the_sidebar_is_c
     at = _report_page({"ctx": "200K", "lengths": "200k,32k,1m", "goal": "names"})
     choice = at.selectbox(key="report_length")
     assert choice.value == "shortest" and choice.options == [
-        "32,000 tokens (Tuning's shortest)",
-        "200,000 tokens (sidebar)"]
+        "32K (Tuning's shortest)",
+        "200K (sidebar)"]
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
     text = at.session_state["report_html"]
@@ -119,5 +119,5 @@ def test_report_length_choices_read_whole_in_their_half_width_box():
     off mid-word there, "… the shortest of the Tunii")."""
     at = _report_page({"ctx": "unknown", "lengths": "1m,2m", "goal": "names"})
     options = at.selectbox(key="report_length").options
-    assert options == ["1,000,000 tokens (Tuning's shortest)", "unknown (sidebar)"]
+    assert options == ["1M (Tuning's shortest)", "unknown (sidebar)"]
     assert max(len(o) for o in options) <= 36

@@ -78,6 +78,7 @@ def test_sweep_and_the_tuning_grid_show_one_short_form() -> None:
     ``sweep`` printed ``full 9/9`` and ``names 9/9`` where the grid shows ``full`` and ``names``."""
     import re  # noqa: PLC0415
     from html import unescape  # noqa: PLC0415
+    from toolsearch.analysis.quantities import length_label  # noqa: PLC0415
     from toolsearch.analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, form_grid  # noqa: PLC0415
     from toolsearch.ui.tables import form_grid_html  # noqa: PLC0415
 
@@ -89,7 +90,8 @@ def test_sweep_and_the_tuning_grid_show_one_short_form() -> None:
     printed = {}
     for line in lines[2:]:
         cells = re.split(r"  +", line)
-        printed[(int(cells[0].replace(",", "")), float(cells[1]))] = cells[form]
+        length = {length_label(n): n for n in DEFAULT_CONTEXT_LENGTHS}[cells[0]]  # written as recommend writes it
+        printed[(length, float(cells[1]))] = cells[form]
     ladder = listing_ladder(Inspector.from_files([TEAM]).planner, parse_config({}))
     grid = form_grid_html(form_grid(ladder, parse_config({}), DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS), key="t")
     shown = {(int(c), float(y)): unescape(text) for c, y, text in re.findall(

@@ -100,6 +100,11 @@ _METHOD_WORDS = {
 }
 
 
+#: The words that introduce :func:`method_words` wherever the best collapse choice is shown (the
+#: Compare & collapse page's caption, the ``collapse`` command's line), so both say it one way.
+METHOD_HEADING = "how the best choice was found"
+
+
 def method_words(method: str, exact: bool) -> str:
     """How the best collapse choice was found (``method`` of :class:`CollapseComparison`), in plain words,
     ending with whether it is proven the best (``exact``); an unknown ``method`` is returned as given."""

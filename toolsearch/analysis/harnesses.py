@@ -231,6 +231,35 @@ class HarnessRow:
                 "notes": list(self.notes)}
 
 
+#: A table cell where a row has no flip point (``flip_at`` is ``None``: the length plays no part),
+#: on the Harnesses page and in ``toolsearch harnesses`` alike.
+NO_FLIP = "\u2014"
+#: The ``kind`` of a row: the engine itself (Hermes) or a labeled model of documented behaviour.
+EXACT_KIND, MODEL_KIND = "exact", "model"
+#: The columns of one context length's table, on the Harnesses page and in ``toolsearch harnesses``.
+ROW_COLUMNS: tuple[str, ...] = ("harness", "kind", "setting", "active", "up front (tokens)", "visible", FLIP_COLUMN)
+
+
+def kind_word(exact: bool) -> str:
+    """A row's ``kind`` column: :data:`EXACT_KIND` for the engine, :data:`MODEL_KIND` for a model."""
+    return EXACT_KIND if exact else MODEL_KIND
+
+
+def row_cells(row: HarnessRow) -> dict[str, str]:
+    """One row of a context length's table (:data:`ROW_COLUMNS` → text), as the Harnesses page and
+    ``toolsearch harnesses`` both show it: token counts and the flip point with thousands
+    separators, :data:`NO_FLIP` where there is none."""
+    return {"harness": HARNESS_LABELS[row.harness], "kind": kind_word(row.exact), "setting": row.setting,
+            "active": "yes" if row.active else "no", "up front (tokens)": f"{row.upfront_tokens:,}",
+            "visible": row.visible, FLIP_COLUMN: NO_FLIP if row.flip_at is None else f"{row.flip_at:,}"}
+
+
+def length_heading(context_length: int) -> str:
+    """The heading over one context length's rows, on the page and in the CLI: ``At 200K``, ``At 1M``,
+    ``At 12,345 tokens`` (the length as sentences write it, :func:`~toolsearch.analysis.quantities.length_in_words`)."""
+    return f"At {Q.length_in_words(context_length)}"
+
+
 def _fraction(value: float | int | str) -> Fraction:
     return Fraction(str(value))
 
@@ -268,12 +297,7 @@ def max_pct_reached(tokens: int, context_length: int) -> int | None:
     return n if n >= 1 else None
 
 
-def _k(n: int) -> str:
-    if n % 1_000_000 == 0:
-        return f"{n // 1_000_000}M"
-    if n % 1000 == 0:
-        return f"{n // 1000}K"
-    return f"{n:,}"
+_k = Q.context_words  # the compact length every surface writes: 200K, 1M
 
 
 def _pct_text(value: float) -> str:
@@ -871,6 +895,12 @@ class PinWhatIf:
     sessions: int
     released: bool
     notes: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """The harness as the pins' rows name it, on the page and in the CLI: ``Claude Code``,
+        ``Hermes Agent (not released)``."""
+        return HARNESS_LABELS[self.harness] + ("" if self.released else " (not released)")
 
     @property
     def setting(self) -> str:

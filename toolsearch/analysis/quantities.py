@@ -19,6 +19,7 @@ from ..engine.bridge import to_wire
 from ..engine.plan import Plan, Planner
 from ..engine.registration import Registration
 from ..engine.tokens import get_tokenizer
+from ..engine.wording import counted
 from ..engine.search import gate_term_text  # noqa: F401  (re-exported: the gate term as shown)
 
 
@@ -139,6 +140,34 @@ STATE_WORDS: Mapping[str, str] = {
     "full": "full", "names": "names", "mixed": "mixed", "groups": "summary", "summary": "summary",
     "hidden": "hidden", "none": "none", "visible": "visible",
 }
+
+
+def context_words(n: int | None) -> str:
+    """A context length as every surface writes it in sentences, headings and per-length rows: ``32000`` → ``32K``, ``1000000`` → ``1M``,
+    ``10000000000`` → ``10,000M``, ``12345`` → ``12,345``, ``None`` → ``unknown``."""
+    if not n:
+        return "unknown"
+    if n >= 1_000_000 and n % 1_000_000 == 0:
+        return f"{n // 1_000_000:,}M"
+    if n % 1000 == 0:
+        return f"{n // 1000:,}K"
+    return f"{n:,}"
+
+
+def length_in_words(n: int) -> str:
+    """A known context length in a sentence that names its size: :func:`context_words` where it is
+    compact (``32000`` → ``32K``, ``1000000`` → ``1M``), else the count of tokens (``1 token``,
+    ``12,345 tokens``), so a length is never written in full where the rest of the sentence and
+    the product write ``32K``."""
+    short = context_words(n)
+    return short if short[-1] in "KM" else counted(n, "token")
+
+
+def length_label(n: int | None) -> str:
+    """A context length where it labels something (a row of a per-length table, a heading, an
+    option, a caption): :func:`length_in_words` (``200K``, ``1M``, ``12,345 tokens``), or ``unknown``
+    (``None``). ``recommend``'s table and the Tuning page's write their rows' lengths with it."""
+    return length_in_words(n) if n else "unknown"
 
 
 def form_word(form: str) -> str:

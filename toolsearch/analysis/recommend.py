@@ -36,7 +36,7 @@ from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .wording import share_cell
-from .quantities import context_share, form_word
+from .quantities import context_share, context_words, form_word, length_in_words, length_label
 from ..engine.invisible import quoted, reveal, reveal_line
 from .sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
                        mcp_server_of, shown_name, shown_names)
@@ -118,27 +118,6 @@ def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Se
 def _and(words: Any) -> str:
     items = list(words)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def context_words(n: int | None) -> str:
-    """A context length for sentences: ``32000`` → ``32K``, ``1000000`` → ``1M``,
-    ``10000000000`` → ``10,000M``, ``12345`` → ``12,345``, ``None`` → ``unknown``."""
-    if not n:
-        return "unknown"
-    if n >= 1_000_000 and n % 1_000_000 == 0:
-        return f"{n // 1_000_000:,}M"
-    if n % 1000 == 0:
-        return f"{n // 1000:,}K"
-    return f"{n:,}"
-
-
-def length_in_words(n: int) -> str:
-    """A known context length in a sentence that names its size: :func:`context_words` where it is
-    compact (``32000`` → ``32K``, ``1000000`` → ``1M``), else the count of tokens (``1 token``,
-    ``12,345 tokens``), so a length is never written in full where the rest of the sentence and
-    the product write ``32K``."""
-    short = context_words(n)
-    return short if short[-1] in "KM" else counted(n, "token")
 
 
 def _length_word(n: int | None) -> str:
@@ -1251,10 +1230,11 @@ def with_listing_evidence(outcome: ContextOutcome, ladder: Ladder, called: Seque
 
 def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[Any]]:
     """One row per listed context length (:data:`OUTCOME_COLUMNS`, then :data:`SESSION_COLUMNS`
-    with ``sessions``): numbers as numbers, the rest as text (``"unknown"``, ``"5/5"``)."""
+    with ``sessions``): the length as the Tuning page's table writes it (:func:`length_label`:
+    ``200K``, ``unknown``), the other numbers as numbers, the rest as text (``"5/5"``)."""
     rows: list[list[Any]] = []
     for c in rec.contexts:
-        row: list[Any] = [c.context_length if c.context_length else "unknown", c.budget, c.tier,
+        row: list[Any] = [length_label(c.context_length), c.budget, c.tier,
                           form_word(c.listing_form), c.listing_tokens, share_cell(c.servers_named, c.servers_total),
                           c.tools_named]
         if sessions:

@@ -26,7 +26,7 @@ from ..engine.profile import load_profile
 from ..engine import readers
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
-from .textfmt import (list_items, one_line, output_file, parse_context_length as _context_length, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
+from .textfmt import (list_items, one_line, output_file, write_output_file, parse_context_length as _context_length, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
                       THOUSANDS_ZERO_GROUP, name_cell, runner_safe, split_context_lengths, text_table as _table,
                       whole_number)
@@ -950,7 +950,7 @@ def _cmd_snapshot(args) -> int:
             print(f"toolsearch: catalog warning: {problem.where}: {problem.message}", file=sys.stderr)
     if args.output:
         try:
-            Path(args.output).write_text(text, encoding="utf-8")
+            write_output_file(args.output, text)
         except OSError as exc:
             raise UsageError(f"{args.output}: cannot write file ({exc.strerror or exc})") from None
         print(f"toolsearch: wrote {args.output}: {counted(len(catalog.servers), 'server')}, "
@@ -972,7 +972,7 @@ def _cmd_synth(args) -> int:
         write_data(text)
         return 0
     try:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_output_file(args.output, text)
     except OSError as exc:
         raise UsageError(f"{args.output}: cannot write file ({exc.strerror or exc})") from None
     print(f"toolsearch: wrote {args.output}: {counted(len(catalog.servers), 'server')}, "
@@ -1021,8 +1021,10 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     else:
         # The form as counts (mixed 5/9, as the app's grids say it); CSV keeps the value, with the
         # per-server columns beside it.
-        form = header.index("listing_form")
-        print(_table([[*row[:form], r.counts.short_label if r.counts is not None else form_word(row[form]),
+        # The length as recommend's table writes it (200K); CSV keeps the number.
+        form, length = header.index("listing_form"), header.index("context_length")
+        print(_table([[*row[:length], Q.length_label(r.context_length), *row[length + 1:form],
+                       r.counts.short_label if r.counts is not None else form_word(row[form]),
                        *row[form + 1:]] for row, (_, r) in zip(table, named)], header))
     return 0
 

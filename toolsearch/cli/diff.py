@@ -197,6 +197,8 @@ def _server_table(cmp: CollapseComparison) -> str:
 
 def format_collapse(cmp: CollapseComparison, catalog: str) -> str:
     """The human-readable ``collapse`` report (plain text)."""
+    from ..analysis.collapse import METHOD_HEADING, method_words  # noqa: PLC0415
+
     ref, best = cmp.reference, cmp.best
     out = [
         "WHAT-IF, not the reference behavior: the best collapse choice under the same budget.",
@@ -204,7 +206,7 @@ def format_collapse(cmp: CollapseComparison, catalog: str) -> str:
         f"{cmp.threshold_pct:g} · listing_max_tokens {cmp.listing_max_tokens:,} → budget {cmp.budget:,} tokens "
         f"({cmp.tokenizer})",
         f"verdict: {cmp.summary}",
-        f"method: {cmp.method}" + ("" if cmp.exact else " (not proven optimal)"),
+        f"{METHOD_HEADING}: {method_words(cmp.method, cmp.exact)}",  # the app's words; --json keeps `method`
         "objective: fewest servers collapsed to a summary line, then most tool names shown, then the shortest listing, "
         "then the reference collapse order",
         "",

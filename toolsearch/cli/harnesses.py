@@ -96,10 +96,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
 
-def _yes(value: bool) -> str:
-    return "yes" if value else "no"
-
-
 def _run(args: argparse.Namespace) -> int:
     from .common import load_sources  # noqa: PLC0415
 
@@ -137,11 +133,9 @@ def _run(args: argparse.Namespace) -> int:
     print(f"catalog: {one_line(inspector.catalog.name or ', '.join(args.sources))} \u2014 tokenizer {args.tokenizer}")
     for length in args.context_lengths:
         print()
-        print(f"context length {length:,}")
-        table = [(H.HARNESS_LABELS[r.harness] + ("" if r.exact else " (model)"), r.setting, _yes(r.active),
-                  f"{r.upfront_tokens:,}", r.visible, "-" if r.flip_at is None else f"{r.flip_at:,}")
-                 for r in rows if r.context_length == length]
-        print(text_table(table, ("harness", "setting", "active", "up front (tokens)", "visible", H.FLIP_COLUMN)))
+        print(H.length_heading(length))  # the page's heading, the page's columns and cells
+        table = [list(H.row_cells(r).values()) for r in rows if r.context_length == length]
+        print(text_table(table, H.ROW_COLUMNS))
         for r in rows:
             if r.context_length == length:
                 print(f"  {H.HARNESS_LABELS[r.harness]} ({r.setting}): {r.knob}")
@@ -151,8 +145,7 @@ def _run(args: argparse.Namespace) -> int:
             if w.after.context_length == length:
                 saved = "no sessions loaded" if w.round_trips_saved is None else \
                     f"saves {counted(w.round_trips_saved, 'round trip')} in {counted(w.sessions, 'recorded session')}"
-                label = "" if w.released else " [not in released Hermes]"
-                print(f"  pins, {H.HARNESS_LABELS[w.harness]}{label}: {counted(len(w.pinned), 'tool')} cost "
+                print(f"  pins, {w.label}: {counted(len(w.pinned), 'tool')} cost "
                       f"{w.cost_tokens:+,} tokens on every request; {saved}")
     if pins:
         print()

@@ -45,7 +45,7 @@ from .common import (GOAL_HELP, as_typed, load_harness_config, input_written_ove
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from .textfmt import (github_command, name_cell, one_line, output_file, parse_context_lengths, runner_safe,
-                      text_table, whole_number)
+                      text_table, whole_number, write_output_file)
 
 if TYPE_CHECKING:
     from ..analysis import check as check_mod
@@ -406,7 +406,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
     for problem in left_out:
         print(f"toolsearch: warning: {problem}", file=sys.stderr)
     try:
-        output.write_text(html_text, encoding="utf-8")
+        write_output_file(args.output, html_text)
     except OSError as exc:
         raise ReviewUsageError(f"{args.output}: cannot write the report: {exc.strerror or exc}") from None
     size = len(html_text.encode("utf-8"))

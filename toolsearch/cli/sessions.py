@@ -34,7 +34,7 @@ from ..engine.invisible import quoted
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
 from ..analysis.wording import CALLED_LISTED_COLUMN, counted, per_count, percent, share_cell
 from .common import Once, add_timeout_argument, load_harness_config, input_written_over, note_unused_settings, print_json, rewrite_progress_line
-from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_context_lengths, text_table as _table
+from .textfmt import one_line, output_file, write_output_file, parse_context_length as _context_length, parse_context_lengths, text_table as _table
 
 if TYPE_CHECKING:
     from ..analysis.sessions import CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags
@@ -300,7 +300,7 @@ def run(args: argparse.Namespace) -> int:
             for note in left_out:
                 print(f"toolsearch: warning: {args.export_queries}: {one_line(note)}", file=sys.stderr)
             try:
-                Path(args.export_queries).write_text(export_queries_yaml(data), encoding="utf-8")
+                write_output_file(args.export_queries, export_queries_yaml(data))
             except OSError as exc:
                 raise ToolsearchError(f"{args.export_queries}: cannot write file ({exc.strerror or exc})") from None
             print(f"toolsearch: wrote {args.export_queries}: {counted(len(data['tasks']), 'labeled task')}",

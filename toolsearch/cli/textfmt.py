@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import decimal
 import difflib
+import errno
 import math
+import os
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -243,6 +246,46 @@ def output_file(text: str) -> str:
         raise argparse.ArgumentTypeError("expected a file name, got '-' (snapshot and synth write to standard "
                                          "output without -o; ./- names a file called '-')")
     return text
+
+
+#: Why an existing ``-o`` target that is not a regular file is refused (by ``stat`` file type).
+_NOT_WRITTEN = {stat.S_IFBLK: "a block device, not a file", stat.S_IFSOCK: "a socket, not a file",
+                stat.S_IFDIR: "a folder, not a file"}
+
+#: The reason :func:`write_output_file` gives for a named pipe nobody reads.
+NO_READER = "a named pipe with no reader: start the program that reads it first"
+
+
+def write_output_file(path: str, text: str) -> None:
+    """Write ``text`` (UTF-8) to the file an output option names (``-o``, ``--export-queries``).
+
+    A regular file is created or replaced. A character device (``/dev/stdout``, ``/dev/null``, a
+    terminal) and a pipe that something already reads (``-o >(gzip > out.gz)``, ``-o /dev/stdout``
+    into a pipe) are written as they are. A named pipe with no reader is refused at once rather
+    than waited on (a plain ``open`` would block until a reader comes, forever if none does), as
+    are a socket, a block device and a folder.
+
+    Raises:
+        OSError: the file cannot be written; ``strerror`` is one line a user can act on
+            (:data:`NO_READER` for a named pipe nobody reads).
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None  # a new file (or a path the open below reports on)
+    if mode is not None and stat.S_IFMT(mode) in _NOT_WRITTEN:
+        raise OSError(errno.EINVAL, _NOT_WRITTEN[stat.S_IFMT(mode)], path)
+    try:
+        # O_NONBLOCK: opening a named pipe for writing fails with ENXIO when nobody reads it,
+        # instead of waiting; on a regular file or a device it changes nothing.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o666)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO and mode is not None and stat.S_ISFIFO(mode):
+            raise OSError(errno.ENXIO, NO_READER, path) from None
+        raise
+    os.set_blocking(fd, True)  # a reader that reads slowly is waited for, as with any pipe
+    with os.fdopen(fd, "wb") as out:
+        out.write(text.encode("utf-8"))
 
 
 def parse_seconds(text: str) -> float:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from toolsearch.analysis.collapse import CollapseComparison, compare_collapse, method_words
+from toolsearch.analysis.collapse import METHOD_HEADING, CollapseComparison, compare_collapse, method_words
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.serverpairs import collapse_pairs
 from toolsearch.ui import common, compare
@@ -33,7 +33,7 @@ def show_collapse(v: common.View) -> CollapseComparison:
     label, color = VERDICT_BADGE[cmp.verdict]
     st.badge(label, color=color)
     st.text(common.visible(f"Verdict: {cmp.summary}"))
-    st.caption(f"Budget {cmp.budget:,} tokens ({cmp.tokenizer}). How the best choice was found: "
+    st.caption(f"Budget {cmp.budget:,} tokens ({cmp.tokenizer}). {METHOD_HEADING.capitalize()}: "
                f"{method_words(cmp.method, cmp.exact)}.")
     left, right = st.columns(2)
     for col, title, outcome, desc_tokens in ((left, "Reference (what the model sees)", cmp.reference,

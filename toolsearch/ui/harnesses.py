@@ -5,6 +5,7 @@ with flip points, knob values and pins as a what-if. Everything is computed by
 import streamlit as st
 
 from toolsearch.analysis import harnesses as H
+from toolsearch.analysis.quantities import context_words
 from toolsearch.ui import common
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.cache import memo
@@ -65,13 +66,10 @@ if common.require_catalog(v):
         st.info("Choose at least one context length.")
     st.text(common.visible_name(f"Catalog: {inspector.catalog.name} \u00b7 tokens in {v.tokenizer} \u00b7 Hermes settings from the sidebar"))
     for length in lengths:
-        st.subheader(f"At {length:,} tokens")
+        st.subheader(H.length_heading(length))  # as toolsearch harnesses heads the same rows
         here = [r for r in rows if r.context_length == length]
-        literal_table([{
-            "harness": H.HARNESS_LABELS[r.harness], "kind": "exact" if r.exact else "model", "setting": r.setting,
-            "active": "yes" if r.active else "no", "up front (tokens)": f"{r.upfront_tokens:,}", "visible": r.visible,
-            H.FLIP_COLUMN: "\u2014" if r.flip_at is None else f"{r.flip_at:,}",
-        } for r in here], key=f"harness_rows_{length}", nowrap=("active", "up front (tokens)", H.FLIP_COLUMN))
+        literal_table([H.row_cells(r) for r in here], key=f"harness_rows_{length}",
+                      nowrap=("active", "up front (tokens)", H.FLIP_COLUMN))
         # The knob sentences are prose: a table of their own keeps them readable at narrow widths.
         literal_table([{"harness": H.HARNESS_LABELS[r.harness], "setting": r.setting, "knob for your goal": r.knob}
                        for r in here], key=f"harness_knobs_{length}")
@@ -82,8 +80,8 @@ if common.require_catalog(v):
             st.caption(common.md_escape(common.visible("Notes: " + "; ".join(notes) + ".")))
     st.caption("Up front: the catalog's tools as the model receives them before the first turn (schemas that "
                "stay, plus the names or name-and-description lines of the deferred tools; Hermes: its whole tools "
-               "array). Flips at: the smallest context length at which 'active' changes for this catalog; \u2014 "
-               "where the length plays no part.")
+               "array). Flips at: the smallest context length at which 'active' changes for this catalog; "
+               f"{H.NO_FLIP} where the length plays no part.")
 
     st.subheader("Pins: what if some tools were never deferred?")
     st.warning("Hermes' pins (mcp_servers.<name>.defer: false, tools.tool_search.eager) are a proposal, not in "
@@ -110,8 +108,8 @@ if common.require_catalog(v):
                         lambda: [H.pin_what_if(inspector, harness, pins, length, sessions, v.config, v.tokenizer)
                                  for length in lengths for harness in (H.CLAUDE_CODE, H.HERMES)])
         literal_table([{
-            "harness": H.HARNESS_LABELS[w.harness] + ("" if w.released else " (not released)"),
-            "context length (tokens)": f"{w.after.context_length:,}", "pinned tools": str(len(w.pinned)),
+            "harness": w.label, "context length": context_words(w.after.context_length),
+            "pinned tools": str(len(w.pinned)),
             # "up front (tokens)" as in the tables above, without and with the pins
             "up front without pins (tokens)": f"{w.before.upfront_tokens:,}",
             "up front with the pins (tokens)": f"{w.after.upfront_tokens:,}",
@@ -127,5 +125,5 @@ if common.require_catalog(v):
         st.caption("Pick servers or tools to pin, or load recorded sessions.")
 
     st.subheader("Sources")
-    literal_table([{"harness": H.HARNESS_LABELS[h], "kind": "exact" if h == H.HERMES else "model",
+    literal_table([{"harness": H.HARNESS_LABELS[h], "kind": H.kind_word(h == H.HERMES),
                     "source": H.SOURCES[h]} for h in H.HARNESSES], key="harness_sources")

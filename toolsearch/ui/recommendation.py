@@ -21,6 +21,7 @@ from toolsearch.analysis.recommend import (KeepCalled, LengthGoals, MultiRecomme
 from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessions, Session, UncountedCalls,
                                           called_tools, catalog_drift, drop_repeated, released_hermes_sessions,
                                           recorded_lengths, released_hermes_words, scrub_sessions, uncounted_calls)
+from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis.sweep import Ladder, listing_ladder
 from toolsearch.analysis.wording import agree, counted
 from toolsearch.engine.errors import ToolsearchError
@@ -291,13 +292,15 @@ def dropped_words(dropped: Sequence[tuple[str, Sequence[str]]]) -> str:
 
 
 def ctx_text(n: int | None) -> str:
-    """A context length for the Tuning page: ``32,000 tokens``, or ``unknown`` (``None``)."""
-    return f"{n:,} tokens" if n else "unknown"
+    """A context length for the Tuning and Report pages' captions, options and per-length rows, as
+    ``recommend`` writes it (:func:`toolsearch.analysis.quantities.length_label`): ``32K``,
+    ``12,345 tokens``, or ``unknown`` (``None``)."""
+    return length_label(n)
 
 
 def question_words(q: Question, rec: MultiRecommendation) -> str:
     """One line for the Report page: which recommendation the report will carry."""
-    lengths = ", ".join(f"{c:,}" if c else "unknown" for c in q.lengths)
+    lengths = ", ".join(ctx_text(c) for c in q.lengths)
     return (f"{rec.goal_words}; context lengths {lengths}"
             + (f", {q.headroom_pct:g}% headroom" if q.headroom_pct else "")
             + (f", with the sessions of {q.sessions_label}" if q.called is not None else "")
