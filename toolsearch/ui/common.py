@@ -31,7 +31,8 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.samples import docs_elsewhere, samples_dir
-from toolsearch.cli.textfmt import goal_argument, parse_context_length, split_context_lengths
+from toolsearch.cli.textfmt import goal_argument
+from toolsearch.cli.textfmt import parse_context_lengths as cli_context_lengths
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
 from toolsearch.engine.profile import DEFAULT_PROFILE_PATH, Profile, default_profile, profile_from_text
@@ -177,29 +178,18 @@ MAX_CONTEXT_LENGTHS = 100
 
 def parse_context_lengths(text: str) -> tuple[list[int | None], str | None]:
     """Context lengths from a comma-separated text (``32k, 128k, 1m``, ``unknown``), duplicates
-    dropped, order kept; or an error message naming the first bad entry (tokens), or saying that
-    the list names more than :data:`MAX_CONTEXT_LENGTHS` lengths."""
-    lengths: list[int | None] = []
-    try:
-        parts = split_context_lengths(text)
-    except argparse.ArgumentTypeError as exc:  # 32,000: a comma separates lengths
-        return [], f"Context lengths: {exc}."
+    dropped, order kept, read by the command line's own parser
+    (:func:`toolsearch.cli.textfmt.parse_context_lengths`, so an empty item, a thousands separator
+    or a bad number gets the message ``--context-lengths`` gives); or that message, or one saying
+    that the list names more than :data:`MAX_CONTEXT_LENGTHS` lengths."""
+    parts = text.split(",")
     if len(parts) > MAX_CONTEXT_LENGTHS and len({p.strip().lower() for p in parts}) > MAX_CONTEXT_LENGTHS:
         return [], (f"Context lengths: at most {MAX_CONTEXT_LENGTHS} lengths, this list has {len(parts):,}; "
                     "keep the lengths of the models you run.")
-    for part in parts:
-        if not part.strip():
-            continue
-        try:
-            value = parse_context_length(part.strip())
-        except argparse.ArgumentTypeError as exc:  # the command line's words: '0' and 10^11 are numbers, out of range
-            return [], f"Context lengths: {exc}."
-        if value is not None and value <= 0:
-            return [], f"Context lengths: {part.strip()!r} must be a positive number of tokens."
-        if value not in lengths:
-            lengths.append(value)
-    if not lengths:
-        return [], "Context lengths: enter at least one, e.g. 32k, 128k, 200k, 1m."
+    try:
+        lengths = cli_context_lengths(text)
+    except argparse.ArgumentTypeError as exc:
+        return [], f"Context lengths: {exc}."
     return lengths, None
 
 
