@@ -426,7 +426,12 @@ def test_describe_and_call_argument_errors(tiny, tmp_path) -> None:
     line = one_line_error(run_cli("describe", tmp_path / "gone.yaml", "x"))
     assert "the first argument must be a catalog file that exists" in line
     line = one_line_error(run_cli("call", tiny, "a", "b"))
-    assert line == "toolsearch: error: call: expected exactly one tool NAME after the SOURCE files"
+    assert line == ("toolsearch: error: call: expected exactly one tool NAME after the SOURCE files; pass the call's "
+                    "arguments with -a JSON (--arguments), e.g. -a '{\"title\": \"Bug\"}'")
+    # the arguments written where a second name would go: the message says how to pass them
+    line = one_line_error(run_cli("call", tiny, "a", "{}"))
+    assert line == ("toolsearch: error: call: '{}' after the tool NAME reads as another tool name; pass the call's "
+                    "arguments with -a JSON (--arguments), e.g. -a '{\"title\": \"Bug\"}'")
     line = one_line_error(run_cli("call", tiny, "x", "-a", "{nope"))
     assert line.startswith("toolsearch: error: --arguments: not valid JSON")
 
