@@ -109,3 +109,16 @@ def test_the_page_and_the_command_line_read_the_same_numbers() -> None:
     for text in ("1e6, 32 k, 1_000_000", "unknown, 200k, 1.5k"):
         assert page_lengths(text) == (cli_lengths(text), None)
     assert page_lengths("1e6, 32 k, 1_000_000")[0] == [1_000_000, 32_000]
+
+
+def test_the_other_goals_field_refuses_an_empty_item_as_goal_does() -> None:
+    """The Tuning page's "Other goals" field reads its items with --goal's parser: an empty item is
+    refused with the same message, not skipped."""
+    from toolsearch.ui.common import parse_length_goals
+
+    cli = run_cli("recommend", TEAM, "--context-lengths", "200k,1m", "--goal", "200k=full,,1m=full")
+    assert cli.returncode == 2, cli.stdout
+    message = cli.stderr.strip().split("argument --goal: ")[1]
+    assert message.startswith("item 2 of '200k=full,,1m=full' is empty"), message
+    assert parse_length_goals("200k=full,,1m=full") == ({}, f"Other goals: {message}.")
+    assert parse_length_goals("200k=full, 1m=full") == ({200_000: "full", 1_000_000: "full"}, None)

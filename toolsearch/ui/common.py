@@ -200,7 +200,7 @@ def parse_length_goals(text: str) -> tuple[dict[int | None, str], str | None]:
     if not text.strip():
         return {}, None
     try:
-        parsed = goal_argument(text, empty_items=True)  # blank items skipped, as in the context lengths field
+        parsed = goal_argument(text)  # the parser of --goal: an empty item is refused, as in the context lengths field
     except argparse.ArgumentTypeError as exc:
         return {}, f"Other goals: {str(exc).rstrip('.?')}{'?' if str(exc).endswith('?') else '.'}"
     if parsed.goal is not None:
