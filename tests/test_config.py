@@ -501,5 +501,5 @@ def test_a_threshold_pct_warning_says_what_happened(raw, warning):
 def test_a_default_limit_that_is_not_a_number_says_the_default_and_its_clamp():
     config = parse_config({"max_search_limit": 3, "search_default_limit": "lots"})
     assert config.search_default_limit == 3
-    assert config.warnings == ("tools.tool_search.search_default_limit: 'lots' is not a whole number, so the default 5 "
-                               "is used, clamped to 3 by max_search_limit",)
+    assert config.warnings == (("tools.tool_search.search_default_limit: 'lots' is not a whole number, so the default 5 "
+                                "is used, clamped to 3 by max_search_limit"),)
