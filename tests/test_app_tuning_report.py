@@ -731,7 +731,8 @@ def test_report_verdict_when_tool_search_costs_more():
 @needs_samples
 def test_a_grid_of_one_form_says_why():
     """On cloudflare-flat every threshold_pct cell is "groups" (no budget up to the cap reaches a
-    better form): the page says so, with the largest budget and what the better forms need."""
+    better form): the page says so, with the largest budget and what the better forms need, naming
+    the form with the word the grid's cells show (summary), not the JSON value."""
     at = open_page("toolsearch/ui/tuning.py", {"catalog": "cloudflare-flat"})
     config = config_for({})
     ladder = listing_ladder(inspector("cloudflare-flat").planner, config)
@@ -740,7 +741,8 @@ def test_a_grid_of_one_form_says_why():
     top = max(int(c["data-budget"]) for c in cells)
     sizes = ladder.sizes()
     (note,) = [i.value for i in at.info if i.value.startswith("Every cell gives the form")]
-    assert note == (f"Every cell gives the form “groups”: the largest budget in this grid is {top:,} tokens "
+    assert all(c["text"].startswith("summary") for c in cells), {c["text"] for c in cells}
+    assert note == (f"Every cell gives the form “summary”: the largest budget in this grid is {top:,} tokens "
                     f"(listing_max_tokens caps it), and a better form needs more (the names listing "
                     f"{sizes['names']:,} tokens, the full listing {sizes['full']:,} tokens). The “Over "
                     "listing_max_tokens” tab shows what a larger cap changes.")

@@ -194,8 +194,8 @@ def test_plan_config_file_bad_values_warn_and_still_run(tiny, tmp_path) -> None:
     assert result.stderr.splitlines() == [
         f"toolsearch: warning: {config}: line 5: tools.tool_search.defer: expected a YAML list of tool names "
         "(e.g. defer: [todo_list]), got str 'todo_list'; using the curated default set",
-        f"toolsearch: warning: {config}: line 3: tools.tool_search.threshold_pct: 'abc' was read as 5.0",
-        f"toolsearch: warning: {config}: line 4: tools.tool_search.listing_max_tokens: 100 was read as 200"]
+        f"toolsearch: warning: {config}: line 3: tools.tool_search.threshold_pct: 'abc' is not a number, so the default 5.0 is used",
+        f"toolsearch: warning: {config}: line 4: tools.tool_search.listing_max_tokens: 100 is outside 200..60000, so it was clamped to 200"]
 
 
 def test_plan_flags_override_the_config_file(tiny, tmp_path) -> None:
@@ -426,7 +426,12 @@ def test_describe_and_call_argument_errors(tiny, tmp_path) -> None:
     line = one_line_error(run_cli("describe", tmp_path / "gone.yaml", "x"))
     assert "the first argument must be a catalog file that exists" in line
     line = one_line_error(run_cli("call", tiny, "a", "b"))
-    assert line == "toolsearch: error: call: expected exactly one tool NAME after the SOURCE files"
+    assert line == ("toolsearch: error: call: expected exactly one tool NAME after the SOURCE files; pass the call's "
+                    "arguments with -a JSON (--arguments), e.g. -a '{\"title\": \"Bug\"}'")
+    # the arguments written where a second name would go: the message says how to pass them
+    line = one_line_error(run_cli("call", tiny, "a", "{}"))
+    assert line == ("toolsearch: error: call: '{}' after the tool NAME reads as another tool name; pass the call's "
+                    "arguments with -a JSON (--arguments), e.g. -a '{\"title\": \"Bug\"}'")
     line = one_line_error(run_cli("call", tiny, "x", "-a", "{nope"))
     assert line.startswith("toolsearch: error: --arguments: not valid JSON")
 

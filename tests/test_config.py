@@ -220,7 +220,7 @@ def test_a_documented_tri_state_spelling_is_no_warning(tmp_path, text) -> None:
     path = _write(tmp_path, f"tools:\n  tool_search:\n    enabled: {text}\n    listing: {text}\n")
     assert load_config(path).warnings == ()
     bad = load_config(_write(tmp_path, "tools:\n  tool_search:\n    enabled: maybe\n"))
-    assert bad.warnings == (f"{path}: line 3: tools.tool_search.enabled: 'maybe' was read as 'auto'",)
+    assert bad.warnings == (f"{path}: line 3: tools.tool_search.enabled: 'maybe' is not auto, on or off, so it was read as 'auto'",)
 
 
 def test_a_credential_pasted_as_a_key_is_masked_in_the_warning() -> None:
@@ -246,8 +246,8 @@ def test_a_misspelt_key_names_the_key_it_resembles() -> None:
 def test_replaced_values_are_reported_and_good_values_are_not() -> None:
     config = parse_config({"threshold_pct": 150, "listing_max_tokens": "x", "bogus": 1})
     text = "\n".join(config.warnings)
-    assert "tools.tool_search.threshold_pct: 150 was read as 100.0" in text
-    assert "tools.tool_search.listing_max_tokens: 'x' was read as 4000" in text
+    assert "tools.tool_search.threshold_pct: 150 is outside 0..100, so it was clamped to 100.0" in text
+    assert "tools.tool_search.listing_max_tokens: 'x' is not a whole number, so the default 4000 is used" in text
     assert "tools.tool_search.bogus: unknown key, ignored" in text
     assert len(config.warnings) == 3
     assert parse_config({"threshold_pct": 5, "enabled": "on", "listing_max_tokens": 4000}).warnings == ()
@@ -386,8 +386,8 @@ def test_numeric_strings_that_parse_unchanged_give_no_warning() -> None:
     assert (config.threshold_pct, config.listing_max_tokens, config.max_search_limit) == (50.0, 5000, 10)
     assert config.warnings == ()
     replaced = parse_config({"search_default_limit": "3.9", "threshold_pct": "150"})
-    assert replaced.warnings == ("tools.tool_search.threshold_pct: '150' was read as 100.0",
-                                 "tools.tool_search.search_default_limit: '3.9' was read as 5")
+    assert replaced.warnings == ("tools.tool_search.threshold_pct: '150' is outside 0..100, so it was clamped to 100.0",
+                                 "tools.tool_search.search_default_limit: '3.9' is not a whole number, so the default 5 is used")
 
 
 @pytest.mark.parametrize("text, where", [
@@ -452,7 +452,7 @@ def test_a_boolean_for_a_number_is_read_as_the_reference_reads_it_and_said() -> 
     warning says it, since true == 1 in Python hid it before."""
     config = parse_config({"search_default_limit": True, "max_search_limit": False})
     assert (config.search_default_limit, config.max_search_limit) == (1, 1)
-    assert config.warnings == ("tools.tool_search.max_search_limit: False was read as 1",
+    assert config.warnings == ("tools.tool_search.max_search_limit: False counts as 0 and is outside 1..50, so it was clamped to 1",
                                "tools.tool_search.search_default_limit: True was read as 1")
     assert parse_config({"search_default_limit": 1}).warnings == ()
 
@@ -463,7 +463,7 @@ def test_load_config_warnings_name_the_file_and_the_line(tmp_path) -> None:
     path = _write(tmp_path, "model: x\ntools:\n  web: {}\n  tool_search:\n    treshold_pct: 3\n"
                             "    listing_max_tokens: 50\n")
     assert load_config(path).warnings == (
-        f"{path}: line 6: tools.tool_search.listing_max_tokens: 50 was read as 200",
+        f"{path}: line 6: tools.tool_search.listing_max_tokens: 50 is outside 200..60000, so it was clamped to 200",
         f"{path}: line 5: tools.tool_search.treshold_pct: unknown key, ignored; did you mean threshold_pct?")
     assert load_config(_write(tmp_path, "tools:\n  tool_search: 'yes'\n")).warnings[0].startswith(
         f"{path}: line 2: tools.tool_search: 'yes' is not a mapping of settings")
@@ -482,6 +482,24 @@ def test_a_warning_never_quotes_a_credential_or_a_whole_long_value(tmp_path):
     assert key not in text and "ghp_" not in text and "9x" * 100 not in text
     assert f"{path}: line 3: tools.tool_search.defer: expected a YAML list of tool names (e.g. defer: [todo_list]), " \
            "got str '••••'; using the curated default set" in config.warnings
-    assert f"{path}: line 4: tools.tool_search.threshold_pct: '••••' was read as 5.0" in config.warnings
+    assert f"{path}: line 4: tools.tool_search.threshold_pct: '••••' is not a number, so the default 5.0 is used" in config.warnings
     assert any(w.startswith(f"{path}: line 5: tools.tool_search.listing_max_tokens: '9x9x") and "…" in w
-               and len(w) < len(str(path)) + 150 for w in config.warnings)
+               and len(w) < len(str(path)) + 190 for w in config.warnings)  # the value cut short
+
+
+@pytest.mark.parametrize("raw, warning", [
+    ("five", "'five' is not a number, so the default 5.0 is used"),
+    (-5, "-5 is outside 0..100, so it was clamped to 0.0"),
+    (True, "True was read as 1.0"),
+])
+def test_a_threshold_pct_warning_says_what_happened(raw, warning):
+    """A word was said to be "read as 5.0", as though 'five' had been understood: the default was used."""
+    config = parse_config({"threshold_pct": raw})
+    assert config.warnings == (f"tools.tool_search.threshold_pct: {warning}",)
+
+
+def test_a_default_limit_that_is_not_a_number_says_the_default_and_its_clamp():
+    config = parse_config({"max_search_limit": 3, "search_default_limit": "lots"})
+    assert config.search_default_limit == 3
+    assert config.warnings == (("tools.tool_search.search_default_limit: 'lots' is not a whole number, so the default 5 "
+                                "is used, clamped to 3 by max_search_limit"),)

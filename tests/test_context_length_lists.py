@@ -82,3 +82,43 @@ def test_a_goal_per_length_written_with_thousands_separators_says_how_to_write_i
     at.text_input(key="tuning_length_goals").set_value("1m=fulll").run()
     errors = [e.value.replace("\\", "") for e in at.error]
     assert any(e.endswith("did you mean 'full'?") for e in errors), errors
+
+
+@pytest.mark.parametrize("text, item", [("32k,,1m", 2), ("32k,", 2), (",32k", 1)])
+def test_tuning_page_refuses_an_empty_item_with_the_command_line_message(text, item) -> None:
+    """The Tuning page reads its context lengths with --context-lengths' own parser: an empty item
+    is refused with the same message, not skipped without a word."""
+    cli = run_cli("sweep", TEAM, "--context-lengths", text)
+    assert cli.returncode == 2, cli.stdout
+    message = cli.stderr.strip().split("argument --context-lengths: ")[1]
+    assert message.startswith(f"item {item} of '{text}' is empty"), message
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    at.text_input(key="tuning_contexts").set_value(text).run()
+    assert not at.exception, at.exception
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert f"Context lengths: {message}." in errors, errors
+
+
+def test_the_page_and_the_command_line_read_the_same_numbers() -> None:
+    """1e6, 1_000_000 and a space before the suffix are read alike on both surfaces (README)."""
+    from toolsearch.cli.textfmt import parse_context_lengths as cli_lengths
+    from toolsearch.ui.common import parse_context_lengths as page_lengths
+
+    for text in ("1e6, 32 k, 1_000_000", "unknown, 200k, 1.5k"):
+        assert page_lengths(text) == (cli_lengths(text), None)
+    assert page_lengths("1e6, 32 k, 1_000_000")[0] == [1_000_000, 32_000]
+
+
+def test_the_other_goals_field_refuses_an_empty_item_as_goal_does() -> None:
+    """The Tuning page's "Other goals" field reads its items with --goal's parser: an empty item is
+    refused with the same message, not skipped."""
+    from toolsearch.ui.common import parse_length_goals
+
+    cli = run_cli("recommend", TEAM, "--context-lengths", "200k,1m", "--goal", "200k=full,,1m=full")
+    assert cli.returncode == 2, cli.stdout
+    message = cli.stderr.strip().split("argument --goal: ")[1]
+    assert message.startswith("item 2 of '200k=full,,1m=full' is empty"), message
+    assert parse_length_goals("200k=full,,1m=full") == ({}, f"Other goals: {message}.")
+    assert parse_length_goals("200k=full, 1m=full") == ({200_000: "full", 1_000_000: "full"}, None)

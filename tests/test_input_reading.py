@@ -85,16 +85,16 @@ def test_out_of_range_settings_are_clamped_with_a_warning(tiny) -> None:
     data = json.loads(ok(result))
     assert (data["config"]["threshold_pct"], data["config"]["listing_max_tokens"], data["budget"]) == (100.0, 200, 200)
     assert result.stderr.splitlines() == [
-        "toolsearch: warning: tools.tool_search.threshold_pct: '150' was read as 100.0",
-        "toolsearch: warning: tools.tool_search.listing_max_tokens: '5' was read as 200",
+        "toolsearch: warning: tools.tool_search.threshold_pct: '150' is outside 0..100, so it was clamped to 100.0",
+        "toolsearch: warning: tools.tool_search.listing_max_tokens: '5' is outside 200..60000, so it was clamped to 200",
     ]
     result = run_cli("sweep", tiny, "--threshold-pcts", "2,150", "--listing-max-tokens", "70000",
                      "--context-lengths", "8k", "--json")
     rows = json.loads(ok(result))
     assert [(r["threshold_pct"], r["listing_max_tokens"]) for r in rows] == [(2.0, 60000), (100.0, 60000)]
     assert result.stderr.splitlines() == [
-        "toolsearch: warning: tools.tool_search.listing_max_tokens: 70000 was read as 60000",
-        "toolsearch: warning: tools.tool_search.threshold_pct: 150.0 was read as 100.0",
+        "toolsearch: warning: tools.tool_search.listing_max_tokens: 70000 is outside 200..60000, so it was clamped to 60000",
+        "toolsearch: warning: tools.tool_search.threshold_pct: 150.0 is outside 0..100, so it was clamped to 100.0",
     ]
 
 

@@ -38,8 +38,8 @@ def test_a_warning_about_the_settings_never_shows_a_secret_of_the_same_file(tmp_
     config = _config(tmp_path)
     done = run_cli_process(*command, "--config", config)
     assert "Orchid" not in done.stdout + done.stderr and "Heron" not in done.stdout + done.stderr, done.stderr
-    assert f"tools.tool_search.threshold_pct: '{MASK}' was read as 5.0" in done.stderr
-    assert f"tools.tool_search.enabled: '{MASK}' was read as 'auto'" in done.stderr  # decoded from the URL
+    assert f"tools.tool_search.threshold_pct: '{MASK}' is not a number, so the default 5.0 is used" in done.stderr
+    assert f"tools.tool_search.enabled: '{MASK}' is not auto, on or off, so it was read as 'auto'" in done.stderr  # decoded from the URL
 
 
 def test_the_report_and_the_baseline_config_never_show_a_secret_of_the_same_file(tmp_path) -> None:
@@ -49,7 +49,7 @@ def test_the_report_and_the_baseline_config_never_show_a_secret_of_the_same_file
     assert done.returncode == 0, done.stderr
     shown = done.stdout + done.stderr + out.read_text(encoding="utf-8")
     assert "Orchid" not in shown and "Heron" not in shown
-    assert f"tools.tool_search.listing_max_tokens: [&#x27;{MASK}&#x27;] was read as 4000" in shown
+    assert f"tools.tool_search.listing_max_tokens: [&#x27;{MASK}&#x27;] is not a whole number, so the default 4000 is used" in shown
     done = run_cli_process("check", CATALOG, "--baseline", CATALOG, "--baseline-config", config,
                            "--context-lengths", "32k", "--goal", "names")
     assert "Orchid" not in done.stdout + done.stderr and "Heron" not in done.stdout + done.stderr

@@ -34,6 +34,7 @@ from ..engine.listing import short_description
 from ..engine.plan import Plan
 from ..engine.tokens import chars4, compact_json, get_tokenizer, tools_array_tokens
 from .wording import agree as _verb, counted as _counted
+from .quantities import form_word
 from .sweep import plan_counts
 
 #: Cause kinds in the order they are reported (settings first, then catalog, then the plans).
@@ -363,7 +364,7 @@ def description_regions(side: Side, plan: Plan) -> list[tuple[int, int, str]]:
     if plan.listing is None:
         return regions
     framing_end = text.index("\n\n", len(base) + 2)
-    regions.append((len(base), framing_end, f"framing paragraph (form {plan.listing_form})"))
+    regions.append((len(base), framing_end, f"framing paragraph (form {form_word(plan.listing_form)})"))
     start = framing_end
     header = side.inspector.planner.header
     regions.append((start, start + 2 + len(header), "listing header"))
@@ -732,17 +733,17 @@ def _plan_causes(p: _Pair, f: _Findings) -> None:
             why = f": the candidate listings differ in size (full {pa.steps[0].tokens:,} → {pb.steps[0].tokens:,} tokens)"
         if tokenizer_changed:
             why += f"; planning tokenizer {pa.planning_tokenizer} → {pb.planning_tokenizer}"
-        f.add("form", f"listing form {pa.listing_form} → {pb.listing_form} ({tiers}) at {budget}{why}.",
+        f.add("form", f"listing form {form_word(pa.listing_form)} → {form_word(pb.listing_form)} ({tiers}) at {budget}{why}.",
               {"a": pa.listing_form, "b": pb.listing_form, "tier_a": pa.tier, "tier_b": pb.tier,
                "budget_a": pa.budget, "budget_b": pb.budget, "settings": settings})
     if state_changes:  # a server's block changes with its state (full, names, summary, hidden)
-        why = f" (form {pb.listing_form} on both, at {budget})" if not form_changed and pa.budget != pb.budget else ""
+        why = f" (form {form_word(pb.listing_form)} on both, at {budget})" if not form_changed and pa.budget != pb.budget else ""
         f.add("server_states", f"{_counted(len(state_changes), 'server')} "
               f"{_verb(len(state_changes), 'changes', 'change')} state in the listing: "
               + _some(f"{n} {x} → {y}" for n, x, y in state_changes) + why + ".",
               {"changes": [{"server": n, "a": x, "b": y} for n, x, y in state_changes]})
     elif not form_changed and pa.budget != pb.budget:
-        f.add("budget", f"{budget}, but the same listing is chosen (form {pb.listing_form}).",
+        f.add("budget", f"{budget}, but the same listing is chosen (form {form_word(pb.listing_form)}).",
               {"a": pa.budget, "b": pb.budget, "settings": settings}, False)
     elif not form_changed and settings:
         f.add("budget", f"{'; '.join(settings)}: {budget}, so the listing is chosen the same way.",

@@ -448,7 +448,7 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         if req is not None and req.lost:
             found.append(Miss("keep", f"{lost_words(req.lost)} within a budget of {o.budget:,} tokens", req.lost))
         if req is not None and req.goal_missed:
-            found.append(Miss("goal", f"the listing is {o.outcome or o.listing_form}, tier {o.tier}, within a budget "
+            found.append(Miss("goal", f"the listing is {o.outcome or form_word(o.listing_form)}, tier {o.tier}, within a budget "
                                       f"of {o.budget:,} tokens; the goal needs {req.needs_words}"
                                       + collapsed_words(req.collapsed, req.excepting),
                               req.collapsed, req.needs_words, words="except" if req.excepting else ""))

@@ -122,7 +122,7 @@ from ..engine import constants as C
 from ..engine.transport import ALL_BRIDGE_WIRE_NAMES, RESERVED_NAMES, WIRE_ALIASES
 from ..engine.catalog import SNAPSHOT_FAILED, Catalog
 from ..engine.config import ToolSearchConfig
-from ..engine.invisible import find_hidden, quoted, quoted_short, shortened
+from ..engine.invisible import find_hidden, kind_of, quoted, quoted_short, shortened
 from .lint_rules import RULES
 from .schema_lint import lint_rows as schema_lint_rows, reported_here
 from ..engine.inspector import Inspector
@@ -262,6 +262,42 @@ def _wire(server_name: str, server_kind: str, tool_name: str, naming: str) -> tu
         full = C.MCP_TOOL_NAME_PREFIX + sanitize_name_part(server_name) + C.MCP_NAME_SEPARATOR + sanitize_name_part(tool_name)
         return clamp_tool_name(full), full
     return tool_name, tool_name
+
+
+#: The invisible characters whose ``hidden-characters`` finding can be an error (docs/lint.md).
+_ERROR_HIDDEN_KINDS = frozenset({"tag", "variation", "bidi"})
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string in a parsed JSON value, dict keys included."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+
+
+def hidden_character_errors(inspector: Inspector) -> list[Finding]:
+    """The error-level ``hidden-characters`` findings of :func:`lint` (TAG characters, runs of
+    variation selectors, bidi controls the model receives), for a page that must not wait for the
+    whole lint. A quick pass first: a catalog with none of those characters in any server name,
+    tool name, description, schema or other field is not linted at all (milliseconds on thousands
+    of tools); else :func:`lint` runs at the default settings (the hidden-characters rule does not
+    depend on them)."""
+    seen: set[str] = set()
+    for server in inspector.catalog.servers:
+        seen.update(server.name)
+        for tool in server.tools:
+            for text in _strings([tool.name, tool.description, tool.input_schema, dict(tool.extra)]):
+                seen.update(text)
+    if not any(kind_of(char) in _ERROR_HIDDEN_KINDS for char in seen):
+        return []
+    return [f for f in lint(inspector).findings if f.rule == "hidden-characters" and f.severity == "error"]
 
 
 def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline: Catalog | None = None,

@@ -695,7 +695,7 @@ def requirement_failures(ladder: Ladder, outcome: ContextOutcome, goal: str, exc
         failures.append(f"{lost_words(miss.lost)} within a budget of {outcome.budget:,} tokens")
     if miss.goal_missed:
         # the servers the listing traded away, in the order the reference collapsed them
-        failures.append(f"the listing is {outcome.outcome or outcome.listing_form} (tier {outcome.tier}) within a "
+        failures.append(f"the listing is {outcome.outcome or form_word(outcome.listing_form)} (tier {outcome.tier}) within a "
                         f"budget of {outcome.budget:,} tokens; the goal needs {miss.needs_words}"
                         + collapsed_words(miss.collapsed, miss.excepting))
     return tuple(failures)
@@ -1068,7 +1068,7 @@ def outcome_change(before: ContextOutcome, after: ContextOutcome) -> str:
         return f"{word}: {before.tools_named:,} → {after.tools_named:,} tools named"
     if after.listing_form != before.listing_form:
         word = "lower" if FORM_RANK[after.listing_form] > FORM_RANK[before.listing_form] else "better"
-        return f"{word} form: {before.listing_form} → {after.listing_form}"  # one level of parentheses where it is quoted
+        return f"{word} form: {form_word(before.listing_form)} → {form_word(after.listing_form)}"  # one level of parentheses where it is quoted
     return "same listing"
 
 

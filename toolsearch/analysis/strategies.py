@@ -68,7 +68,7 @@ from ..engine.registration import RegisteredTool
 from ..engine.search import SearchIndex, doc_for
 from .skills import Skill, SkillSet
 from ..engine.tokens import chars4, compact_json, get_tokenizer, tools_array_tokens
-from .quantities import bridge_response
+from .quantities import bridge_response, form_word
 from .wording import agree, counted
 
 # --- names ----------------------------------------------------------------------------------
@@ -1154,7 +1154,7 @@ class _Tiered(_Sim):
 
     def notes(self) -> list[str]:
         plan = self.plan()[0]
-        return [f"reference plan: tier {plan.tier}, listing form {plan.listing_form}, budget {plan.budget:,} tokens",
+        return [f"reference plan: tier {plan.tier}, listing form {form_word(plan.listing_form)}, budget {plan.budget:,} tokens",
                 "each deferred tool is described on its own (a real model may batch up to "
                 f"{C.MAX_DESCRIBE_NAMES_PER_CALL} names in one tool_describe)"]
 

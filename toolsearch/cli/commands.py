@@ -30,7 +30,7 @@ from .textfmt import (list_items, one_line, output_file, write_output_file, pars
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
                       THOUSANDS_ZERO_GROUP, name_cell, runner_safe, split_context_lengths, text_table as _table,
                       whole_number)
-from ..engine.invisible import quoted, reveal, reveal_data, reveal_line
+from ..engine.invisible import quoted, quoted_short, reveal, reveal_data, reveal_line
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
 from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, canonical_name, is_reference, side_by_side, side_by_side_cells,
@@ -803,7 +803,11 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
               specs: dict[str, ServerSpec] | None = None, statuses: Sequence[Any] = (),
               dispatcher: Any = None) -> int:
     if len(names) != 1:
-        raise UsageError("call: expected exactly one tool NAME after the SOURCE files")
+        how = "pass the call's arguments with -a JSON (--arguments), e.g. -a '{\"title\": \"Bug\"}'"
+        extra = next((n for n in names[1:] if n.strip()[:1] in ("{", "[")), None)
+        if extra is not None:  # toolsearch call CATALOG TOOL '{}': the arguments given as a word
+            raise UsageError(f"call: {quoted_short(extra)} after the tool NAME reads as another tool name; {how}")
+        raise UsageError(f"call: expected exactly one tool NAME after the SOURCE files; {how}")
     try:
         arguments = load_embedded_json(args.arguments)
     except ValueError as exc:

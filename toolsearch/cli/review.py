@@ -487,7 +487,7 @@ def _change_text(change: check_mod.BaselineChange | None, outcome: Any) -> str:
     b = change.before
     parts = []
     if (b.tier, b.listing_form) != (outcome.tier, outcome.listing_form):
-        parts.append(f"tier {b.tier} {b.listing_form} → tier {outcome.tier} {outcome.listing_form}")
+        parts.append(f"tier {b.tier} {Q.form_word(b.listing_form)} → tier {outcome.tier} {Q.form_word(outcome.listing_form)}")
     if b.listing_tokens != outcome.listing_tokens:
         delta = outcome.listing_tokens - b.listing_tokens
         parts.append(f"listing {b.listing_tokens:,} → {outcome.listing_tokens:,} tokens ({delta:+,})")

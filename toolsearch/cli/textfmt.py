@@ -150,7 +150,7 @@ def parse_context_lengths(text: str) -> list[int | None]:
     Raises:
         argparse.ArgumentTypeError: as :func:`context_length_items` and :func:`parse_context_length` do.
     """
-    return list(dict.fromkeys(parse_context_length(part) for part in context_length_items(text)))
+    return list(dict.fromkeys(parse_context_length(part.strip()) for part in context_length_items(text)))
 
 
 def parse_context_length(text: str) -> int | None:

@@ -81,6 +81,36 @@ def _clamp(value, low, high):
     return max(low, min(high, value))
 
 
+#: The numeric keys: (parser, default, lowest, highest); search_default_limit's highest is the
+#: effective max_search_limit (docs/reference.md §1.1).
+_NUMERIC = {
+    "threshold_pct": (parse_float, C.THRESHOLD_PCT_DEFAULT, C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX),
+    "max_search_limit": (parse_int, C.MAX_SEARCH_LIMIT_DEFAULT, C.MAX_SEARCH_LIMIT_MIN, C.MAX_SEARCH_LIMIT_MAX),
+    "search_default_limit": (parse_int, C.SEARCH_DEFAULT_LIMIT_DEFAULT, 1, None),
+    "listing_max_tokens": (parse_int, C.LISTING_MAX_TOKENS_DEFAULT, C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX),
+}
+
+
+def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
+    """The end of a config warning: what the value ``raw`` of ``key`` became and why: not a number
+    (the default is used), outside the range (clamped), or read as another value (a float truncated
+    to a whole number, a boolean as 1/0, an unknown tri-state word as auto)."""
+    if key not in _NUMERIC:
+        return f"is not auto, on or off, so it was read as {result!r}"
+    parse, default, low, high = _NUMERIC[key]
+    high = max_limit if high is None else high
+    missing = object()
+    parsed = parse(raw, missing)
+    if parsed is missing:
+        what = "a number" if parse is parse_float else "a whole number"
+        used = f"the default {default!r} is used" + (f", clamped to {result!r} by max_search_limit" if result != default else "")
+        return f"is not {what}, so {used}"
+    read = f"counts as {parsed!r} and " if isinstance(raw, bool) else ""
+    if parsed != result:
+        return f"{read}is outside {low:g}..{high:g}, so it was clamped to {result!r}"
+    return f"was read as {result!r}"
+
+
 @dataclass(frozen=True)
 class ToolSearchConfig:
     """Effective ``tools.tool_search`` settings after parsing and clamping (docs/reference.md §1.1).
@@ -216,7 +246,7 @@ def parse_config(block: Any) -> ToolSearchConfig:
             continue  # off/on unquoted are YAML booleans, and true/false/yes/no/1/0 are documented spellings
         if isinstance(result, (int, float)) and isinstance(raw, str) and parse_float(raw, math.nan) == result:
             continue  # e.g. "50" from the command line, read as 50.0: nothing was replaced
-        warnings.append(f"tools.tool_search.{key}: {shown_value(raw)} was read as {result!r}")
+        warnings.append(f"tools.tool_search.{key}: {shown_value(raw)} {_what_happened(key, raw, result, max_limit)}")
     known = {"enabled", "threshold_pct", "search_default_limit", "max_search_limit", "listing",
              "listing_max_tokens", "defer"}
     for key in block:

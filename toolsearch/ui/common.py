@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import math
 import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,8 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.samples import docs_elsewhere, samples_dir
-from toolsearch.cli.textfmt import goal_argument, parse_context_length, split_context_lengths
+from toolsearch.cli.textfmt import goal_argument
+from toolsearch.cli.textfmt import parse_context_lengths as cli_context_lengths
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
 from toolsearch.engine.profile import DEFAULT_PROFILE_PATH, Profile, default_profile, profile_from_text
@@ -177,29 +179,18 @@ MAX_CONTEXT_LENGTHS = 100
 
 def parse_context_lengths(text: str) -> tuple[list[int | None], str | None]:
     """Context lengths from a comma-separated text (``32k, 128k, 1m``, ``unknown``), duplicates
-    dropped, order kept; or an error message naming the first bad entry (tokens), or saying that
-    the list names more than :data:`MAX_CONTEXT_LENGTHS` lengths."""
-    lengths: list[int | None] = []
-    try:
-        parts = split_context_lengths(text)
-    except argparse.ArgumentTypeError as exc:  # 32,000: a comma separates lengths
-        return [], f"Context lengths: {exc}."
+    dropped, order kept, read by the command line's own parser
+    (:func:`toolsearch.cli.textfmt.parse_context_lengths`, so an empty item, a thousands separator
+    or a bad number gets the message ``--context-lengths`` gives); or that message, or one saying
+    that the list names more than :data:`MAX_CONTEXT_LENGTHS` lengths."""
+    parts = text.split(",")
     if len(parts) > MAX_CONTEXT_LENGTHS and len({p.strip().lower() for p in parts}) > MAX_CONTEXT_LENGTHS:
         return [], (f"Context lengths: at most {MAX_CONTEXT_LENGTHS} lengths, this list has {len(parts):,}; "
                     "keep the lengths of the models you run.")
-    for part in parts:
-        if not part.strip():
-            continue
-        try:
-            value = parse_context_length(part.strip())
-        except argparse.ArgumentTypeError as exc:  # the command line's words: '0' and 10^11 are numbers, out of range
-            return [], f"Context lengths: {exc}."
-        if value is not None and value <= 0:
-            return [], f"Context lengths: {part.strip()!r} must be a positive number of tokens."
-        if value not in lengths:
-            lengths.append(value)
-    if not lengths:
-        return [], "Context lengths: enter at least one, e.g. 32k, 128k, 200k, 1m."
+    try:
+        lengths = cli_context_lengths(text)
+    except argparse.ArgumentTypeError as exc:
+        return [], f"Context lengths: {exc}."
     return lengths, None
 
 
@@ -210,7 +201,7 @@ def parse_length_goals(text: str) -> tuple[dict[int | None, str], str | None]:
     if not text.strip():
         return {}, None
     try:
-        parsed = goal_argument(text, empty_items=True)  # blank items skipped, as in the context lengths field
+        parsed = goal_argument(text)  # the parser of --goal: an empty item is refused, as in the context lengths field
     except argparse.ArgumentTypeError as exc:
         return {}, f"Other goals: {str(exc).rstrip('.?')}{'?' if str(exc).endswith('?') else '.'}"
     if parsed.goal is not None:
@@ -257,6 +248,7 @@ def _init_state() -> None:
     state = {key: (list(value) if isinstance(value, list) else value) for key, value in _DEFAULTS.items()}
     params = st.query_params
     ignored, left_out = [], []  # values not used at all; lists with names that are not shipped samples
+    settled: list[str] = []  # budget values used clamped or rounded, each with its note
     for qkey, (skey, parse) in _QP.items():
         if qkey not in params:
             continue
@@ -268,7 +260,15 @@ def _init_state() -> None:
         if skey in _CHOICES and value not in _CHOICES[skey]:
             ignored.append(qkey)
             continue
-        if skey in _RANGES:  # nan, inf and out-of-range values are ignored (the default stays)
+        if skey in _BUDGET_RANGES:  # clamped (and threshold_pct rounded) as a typed value is; nan and inf are ignored
+            try:
+                value, note = settle_budget_value(skey, value)
+            except ValueError:
+                ignored.append(qkey)
+                continue
+            if note:
+                settled.append(f"The link's {qkey}: {note}")
+        elif skey in _RANGES:  # nan, inf and out-of-range values are ignored (the default stays)
             low, high = _RANGES[skey]
             if not low <= value <= high:
                 ignored.append(qkey)
@@ -299,6 +299,7 @@ def _init_state() -> None:
                         if len(ignored) == 1 else
                         f"The link's values for {', '.join(ignored[:-1])} and {ignored[-1]} are not valid here and were "
                         "ignored; the defaults are used.", False))
+    notices.extend((text, False) for text in settled)
     if left_out:
         notices.append(("The link's " + ", ".join(left_out) + " names something that is not a shipped sample; "
                         "it was left out.", False))
@@ -362,10 +363,46 @@ def context_length_from_state() -> int | None:
 
 #: Number inputs shown with the budget sliders: (setting key, its number input's key).
 EXACT_INPUTS = (("threshold_pct", "threshold_pct_exact"), ("listing_max_tokens", "listing_max_tokens_exact"))
+#: The app's threshold_pct step (%): its sliders and boxes show one decimal, so a value is kept to it.
+THRESHOLD_PCT_STEP = 0.1
+_BUDGET_RANGES = {"threshold_pct": (C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX),
+                  "listing_max_tokens": (C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX)}
 
 
-def _copy_state(source: str, target: str) -> None:
-    st.session_state[target] = st.session_state[source]
+def settle_budget_value(name: str, value: float) -> tuple[float | int, str | None]:
+    """The value the app uses for a typed or linked ``threshold_pct`` (%) or ``listing_max_tokens``
+    (tokens), and a note saying how it differs from what was given (``None``: used as given).
+
+    Out of range, the value is clamped as the reference clamps such a config value
+    (docs/reference.md §1: threshold_pct to 0–100, listing_max_tokens to 200–60,000), as the command
+    line does; threshold_pct is then rounded to the app's 0.1 steps, so the number a slider or box
+    shows is the number every page computes with.
+
+    Raises:
+        ValueError: ``value`` is not a finite number."""
+    low, high = _BUDGET_RANGES[name]
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} {value!r} is not a finite number")
+    clamped = min(max(number, low), high)
+    used: float | int = round(clamped, 1) if name == "threshold_pct" else int(clamped)
+    unit = "%" if name == "threshold_pct" else " tokens"
+    if clamped != number:
+        return used, (f"{name} {number:g}{unit} is outside {low:,g}–{high:,g}; it is clamped to {used:,g}{unit}, "
+                      "as the harness clamps such a config value.")
+    if used != number:
+        return used, (f"{name} {number:g}% is rounded to {used:g}%: the app works in steps of "
+                      f"{THRESHOLD_PCT_STEP:g}%.")
+    return used, None
+
+
+def _settle_state(source: str, key: str, exact: str) -> None:
+    """on_change of a budget slider or box: both widgets and the setting take the settled value
+    (:func:`settle_budget_value`), and a note under them says what was changed."""
+    used, note = settle_budget_value(key, st.session_state[source])
+    st.session_state[key] = used
+    st.session_state[exact] = used
+    st.session_state["_budget_note"] = note
 
 
 def _budget_controls(sb) -> None:
@@ -374,22 +411,30 @@ def _budget_controls(sb) -> None:
     the same setting (session keys ``threshold_pct`` / ``listing_max_tokens``, mirrored to the URL
     as ``pct`` / ``cap``)."""
     for key, exact in EXACT_INPUTS:  # before the widgets exist: show the setting's current value
+        st.session_state[key] = settle_budget_value(key, st.session_state[key])[0]
         if st.session_state.get(exact) != st.session_state[key]:
             st.session_state[exact] = st.session_state[key]
+    # The boxes have no bounds of their own: a typed value out of range is clamped, as the harness
+    # and the command line clamp it, and the box then shows the value used (never a refused one).
     sb.slider("threshold_pct (% of context)", C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX,
-              value=st.session_state["threshold_pct"], step=0.1, format="%.1f", key="threshold_pct", on_change=_copy_state, args=("threshold_pct", "threshold_pct_exact"),
+              value=st.session_state["threshold_pct"], step=THRESHOLD_PCT_STEP, format="%.1f", key="threshold_pct",
+              on_change=_settle_state, args=("threshold_pct", "threshold_pct", "threshold_pct_exact"),
               help="Share of the context length the listing may use.")
-    sb.number_input("threshold_pct (%)", min_value=C.THRESHOLD_PCT_MIN, max_value=C.THRESHOLD_PCT_MAX,
-                    value=st.session_state["threshold_pct_exact"], step=0.1, format="%.1f", key="threshold_pct_exact", on_change=_copy_state,
-                    args=("threshold_pct_exact", "threshold_pct"), label_visibility="collapsed",
-                    help="Type an exact value (0.1 steps); the realistic range is about 0.5–10%.")
+    sb.number_input("threshold_pct (%)", value=st.session_state["threshold_pct_exact"], step=THRESHOLD_PCT_STEP,
+                    format="%.1f", key="threshold_pct_exact", on_change=_settle_state,
+                    args=("threshold_pct_exact", "threshold_pct", "threshold_pct_exact"), label_visibility="collapsed",
+                    help="Type an exact value (0.1 steps, 0–100); the realistic range is about 0.5–10%.")
     sb.slider("listing_max_tokens (tokens)", C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX,
-              value=st.session_state["listing_max_tokens"], step=1, format="%,d", key="listing_max_tokens", on_change=_copy_state, args=("listing_max_tokens", "listing_max_tokens_exact"),
+              value=st.session_state["listing_max_tokens"], step=1, format="%,d", key="listing_max_tokens",
+              on_change=_settle_state, args=("listing_max_tokens", "listing_max_tokens", "listing_max_tokens_exact"),
               help="Cap on the listing budget.")
-    sb.number_input("listing_max_tokens", min_value=C.LISTING_MAX_TOKENS_MIN, max_value=C.LISTING_MAX_TOKENS_MAX,
-                    value=st.session_state["listing_max_tokens_exact"], step=1, key="listing_max_tokens_exact", on_change=_copy_state,
-                    args=("listing_max_tokens_exact", "listing_max_tokens"), label_visibility="collapsed",
-                    help="Type an exact number of tokens; the realistic range is about 1,000–10,000.")
+    sb.number_input("listing_max_tokens", value=st.session_state["listing_max_tokens_exact"], step=1,
+                    key="listing_max_tokens_exact", on_change=_settle_state,
+                    args=("listing_max_tokens_exact", "listing_max_tokens", "listing_max_tokens_exact"),
+                    label_visibility="collapsed",
+                    help="Type an exact number of tokens (200–60,000); the realistic range is about 1,000–10,000.")
+    if st.session_state.get("_budget_note"):
+        sb.info(st.session_state["_budget_note"], icon=":material/info:")
 
 
 def link_notices() -> None:

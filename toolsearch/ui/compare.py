@@ -63,6 +63,14 @@ def _a_values() -> dict[str, Any]:
     return {name: st.session_state.get(a_key, default) for name, (_, a_key, default) in B_SETTINGS.items()}
 
 
+def _settle_b(key: str, name: str) -> None:
+    """on_change of B's budget boxes: the box takes the value B computes with
+    (:func:`~toolsearch.ui.common.settle_budget_value`), and a note says what was changed."""
+    used, note = common.settle_budget_value(name, st.session_state[key])
+    st.session_state[key] = used
+    st.session_state["_cmp_b_note"] = note
+
+
 def follow_a() -> None:
     """Before B's widgets are drawn: a B setting that is unset, or still equal to the sidebar value
     it last followed, takes the sidebar's current value. So B starts equal to A, and the settings
@@ -135,12 +143,15 @@ def side_b_controls(v: common.View) -> tuple[Side | None, str | None]:
     if state["cmp_b_ctx"] == "custom":
         budget[0].number_input("B: custom context length (tokens)", min_value=1, max_value=C.CONTEXT_LENGTH_MAX,
                                step=1000, key="cmp_b_ctx_custom")
-    budget[1].number_input("B: threshold_pct (%)", min_value=C.THRESHOLD_PCT_MIN, max_value=C.THRESHOLD_PCT_MAX,
-                           step=0.1, format="%.1f", key="cmp_b_pct",
-                           help="Share of the context length the listing may use.")
-    budget[2].number_input("B: listing_max_tokens", min_value=C.LISTING_MAX_TOKENS_MIN,
-                           max_value=C.LISTING_MAX_TOKENS_MAX, step=1, key="cmp_b_cap",
-                           help="Cap on the listing budget.")
+    # as the sidebar's boxes: out of range is clamped, threshold_pct kept to 0.1 steps, with a note
+    budget[1].number_input("B: threshold_pct (%)", step=common.THRESHOLD_PCT_STEP, format="%.1f", key="cmp_b_pct",
+                           on_change=_settle_b, args=("cmp_b_pct", "threshold_pct"),
+                           help="Share of the context length the listing may use (0.1 steps, 0–100).")
+    budget[2].number_input("B: listing_max_tokens", step=1, key="cmp_b_cap",
+                           on_change=_settle_b, args=("cmp_b_cap", "listing_max_tokens"),
+                           help="Cap on the listing budget (200–60,000 tokens).")
+    if state.get("_cmp_b_note"):
+        box.info(f"B: {state['_cmp_b_note']}", icon=":material/info:")
     switches = box.columns(3)
     switches[0].selectbox("B: enabled", list(C.TRI_STATE_VALUES), key="cmp_b_enabled")
     switches[1].selectbox("B: listing", list(C.TRI_STATE_VALUES), key="cmp_b_listing")

@@ -63,7 +63,13 @@ def body(v, plan) -> None:
             if plan.tool_search_description is None:
                 st.info("Tier 0: tool search is not active, so there is no tool_search tool; every schema is sent as is.")
             else:
-                st.caption("Exactly as embedded in the tool_search definition. Tool names and descriptions are shown as plain text.")
+                hidden = common.visible(plan.tool_search_description) != plan.tool_search_description
+                st.caption("Exactly as embedded in the tool_search definition. Tool names and descriptions are shown as "
+                           "plain text." if not hidden else
+                           "As embedded in the tool_search definition, except that each invisible character is shown as "
+                           "a marker that stands in for it: its code point in angle brackets, such as ⟨U\\+202E⟩ for a "
+                           "right-to-left override. The model receives the characters themselves; the download below "
+                           "holds the exact text. Tool names and descriptions are shown as plain text.")
                 st.code(common.visible(plan.tool_search_description), language=None, wrap_lines=True,
                         height=600 if plan.tool_search_description.count("\n") > 30 else "content")
                 # a lone surrogate (a JSON catalog's "\ud800") has no UTF-8 form: written as that escape

@@ -7,6 +7,7 @@ import streamlit as st
 from toolsearch.ui.tables import literal_table
 from toolsearch.ui import common, signals
 from toolsearch.analysis import quantities as Q
+from toolsearch.analysis.lint import hidden_character_errors
 from toolsearch.analysis.wording import counted
 
 v = common.view()
@@ -21,6 +22,12 @@ if common.require_catalog(v):
     ins = v.inspector
     st.text(common.visible_name(f"Catalog: {ins.catalog.name} · {counted(len(ins.catalog.servers), 'server')} · source: {v.source_label}"))
     common.tier_badge(plan)
+    hidden = common.memo(ins.planner, ("hidden_character_errors",), lambda: hidden_character_errors(ins))
+    if hidden:  # text that reorders or hides what the model reads: said here, not only on the lint page
+        places = "; ".join(common.md_escape(common.visible_name(f"{f.subject()}: {f.field or 'tool'}")) for f in hidden[:5])
+        st.error(f"Invisible characters the model receives ({counted(len(hidden), 'error')} of the lint rule "
+                 f"hidden-characters): {places}{' …' if len(hidden) > 5 else ''}. They are shown here as markers "
+                 "such as ⟨U\\+202E⟩; Search quality & lint lists each with its fix.", icon=":material/visibility_off:")
     signals.tier2_banner(plan)
     signals.planning_tokenizer_note(plan.planning_tokenizer)
 

@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from toolsearch.analysis import charts
+from toolsearch.analysis.quantities import form_word
 from toolsearch.ui import common, signals
 from toolsearch.ui.recommendation import (ASKED_KEY, PATH_PREFIX, SERVER_LISTS, SESSION_UPLOADS, ctx_text, dropped_servers,
                                          dropped_words,
@@ -137,7 +138,7 @@ def one_form(grid: list, ladder: Ladder) -> None:
     better = [f"the {name} listing {sizes[name]:,} tokens" for name in ("names", "full")
               if name in sizes and FORM_RANK[name] < FORM_RANK[form]]
     capped = " (listing_max_tokens caps it)" if top.budget_winner == "listing_max_tokens" else ""
-    st.info(f"Every cell gives the form “{form}”: the largest budget in this grid is {top.budget:,} tokens{capped}"
+    st.info(f"Every cell gives the form “{form_word(form)}”: the largest budget in this grid is {top.budget:,} tokens{capped}"
             + (f", and a better form needs more ({', '.join(better)})" if better else "")
             + ". The “Over listing_max_tokens” tab shows what a larger cap changes.", icon=":material/info:")
 
