@@ -201,3 +201,37 @@ def test_recommend_on_a_client_config_then_snapshot_and_gate(tmp_path) -> None:
     gate = next(line for line in made.stdout.splitlines() if line.startswith("# gate: "))
     checked = run_cli(*shlex.split(gate.removeprefix("# gate: "))[1:], cwd=tmp_path)
     assert checked.returncode == 0, gate + "\n" + checked.stdout + checked.stderr
+
+
+@pytest.mark.live
+def test_report_on_a_client_config_gives_the_snapshot_and_a_gate_that_reads_it(tmp_path) -> None:
+    """toolsearch report carries recommend --yaml's block: on an MCP client config its gate line read
+    the config, which check --strict refuses (exit 2 always); it reads the snapshot, as recommend's
+    does, and the snapshot and gate lines run as given pass."""
+    import html
+    import json
+    import sys
+
+    server = ROOT / "tests" / "mcp_test_server.py"
+    (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": {"test": {"command": sys.executable,
+                                                                            "args": [str(server)]}}}), encoding="utf-8")
+    made = run_cli("report", "mcp.json", "--context-lengths", "32k,200k", "--goal", "names", "--no-lint",
+                   "--no-strategies", "-o", "report.html", cwd=tmp_path)
+    assert made.returncode == 0, made.stdout + made.stderr
+    text = html.unescape((tmp_path / "report.html").read_text(encoding="utf-8"))
+    block = text[text.index("# toolsearch "):]
+    block = block[:block.index("</pre>")]
+    recommended = run_cli("recommend", "mcp.json", "--context-lengths", "32k,200k", "--goal", "names", "--yaml",
+                          cwd=tmp_path)
+    assert recommended.returncode == 0, recommended.stderr
+    lines = block.splitlines()
+    snapshot = next(line for line in lines if line.startswith("# snapshot: "))
+    gate = next(line for line in lines if line.startswith("# gate: "))
+    assert snapshot in recommended.stdout.splitlines() and gate in recommended.stdout.splitlines()
+    assert snapshot.startswith("# snapshot: toolsearch snapshot mcp.json -o catalog.yaml (run where the servers start")
+    assert gate.startswith("# gate: toolsearch check catalog.yaml --config config.yaml --strict ")
+    (tmp_path / "config.yaml").write_text(block, encoding="utf-8")
+    saved = run_cli(*shlex.split(snapshot.removeprefix("# snapshot: ").split(" (run where")[0])[1:], cwd=tmp_path)
+    assert saved.returncode == 0 and (tmp_path / "catalog.yaml").exists(), saved.stderr
+    checked = run_cli(*shlex.split(gate.removeprefix("# gate: "))[1:], cwd=tmp_path)
+    assert checked.returncode == 0, gate + "\n" + checked.stdout + checked.stderr

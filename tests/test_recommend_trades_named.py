@@ -159,3 +159,27 @@ def test_a_kept_server_out_of_reach_says_what_would_reach_the_goal() -> None:
                               "cloudflare", "--json").stdout)
     assert only["unnamed"][0]["reason"].endswith("it is kept named, which no setting does at 32K: no listed length "
                                                  "can name it, so stop keeping it named")
+
+
+def test_an_excepted_server_out_of_reach_says_the_goal_lets_it_collapse() -> None:
+    """--except cloudflare, which 32K cannot name: its 'not named' line said only that naming it needs more
+    than the whole context, which reads as a goal missed; it says first that the goal lets it collapse, in
+    recommend's text, --yaml block and --json, and on the Tuning page (one function words them)."""
+    argv = [TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "names", "--except", "cloudflare",
+            "--headroom", "10"]
+    reason = ("cloudflare: may collapse (an exception to the goal); naming it needs a budget of 50,866 tokens (with 10% "
+              "headroom), more than the whole 32K context (32,000 tokens)")
+    text = run_cli("recommend", *argv)
+    assert text.returncode == 0 and f"not named: {reason}" in text.stdout.splitlines(), text.stdout
+    block = run_cli("recommend", *argv, "--yaml").stdout
+    assert f"# not named: {reason}" in block.splitlines(), block
+    data = json.loads(run_cli("recommend", *argv, "--json").stdout)
+    assert [(u["name"], u["reason"]) for u in data["unnamed"]] == [("cloudflare", reason)]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"lengths": "32k, 200k, 1m", "goal": "names", "except": "cloudflare",
+                            "with": "cloudflare-flat", "headroom": "10"})
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    page = [m.value.replace("\\", "") for m in at.markdown if m.value.startswith("**Not named:**")]
+    assert page == [f"**Not named:**\n- {reason}"], page

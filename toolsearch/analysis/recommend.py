@@ -988,7 +988,10 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
         elif need is None:
             why = f"{name}: no budget names it"
         elif need > largest:
-            why = f"{name}: naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
+            # an excepted server says so first, as below: "more than the whole context" alone reads as a
+            # goal missed, and the goal lets it collapse
+            excepted = "may collapse (an exception to the goal); " if name in rec.except_servers else ""
+            why = f"{name}: {excepted}naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
             why += _fits_elsewhere(rec, states_at, name, need) or (f"; named at {named_words}" if named_at else "")
             if name in rec.keep_servers:  # the goal asks for it named: say what would
                 why += _kept_words(rec, name, need)

@@ -309,7 +309,7 @@ def _goals(inspector: Inspector, config: ToolSearchConfig, context_length: int |
 
 def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, config: ToolSearchConfig,
                     fingerprint: str | None, profile_path: str | None, catalogs: Sequence[str] = (),
-                    warnings: Sequence[str] = ()) -> str:
+                    warnings: Sequence[str] = (), client_configs: Sequence[str] = ()) -> str:
     """The multi-length recommendation as ``toolsearch recommend`` words it (the same lines, the
     same per-length table and the same harness config block as ``recommend --yaml``)."""
     if rec is None:
@@ -325,7 +325,7 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
     block = export_block(rec, config, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
                          version=__version__, tool_names=inspector.naming, profile=profile_path,
                          scope=inspector.scope.name if inspector.scope is not None else None,
-                         catalogs=catalogs, lowered=lowered)
+                         catalogs=catalogs, client_configs=client_configs, lowered=lowered)
     differs = ""
     if (rec.threshold_pct, rec.listing_max_tokens) != (config.threshold_pct, config.listing_max_tokens):
         differs = ("<p class=\"muted\">" + esc(
@@ -510,7 +510,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
                  figure_keys: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
                  recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
                  catalogs: Sequence[str] = (), recommendation_warnings: Sequence[str] = (),
-                 context_note: str = "") -> str:
+                 context_note: str = "", client_configs: Sequence[str] = ()) -> str:
     """The HTML report (one self-contained document, UTF-8 text).
 
     Args:
@@ -542,7 +542,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
             ``None``: the section says how to get one. ``profile_path``: the wording profile file
             the catalog was registered with, for the block's ``# gate:`` line (``None``: the shipped
             one); ``catalogs``: the catalog files as given, which that line names (none: ``CATALOG``,
-            as in the app); ``recommendation_warnings``: sentences (plain text) shown as warnings
+            as in the app), and ``client_configs`` the MCP client configs among them, which that line
+            reads from the catalog file a ``# snapshot:`` line saves; ``recommendation_warnings``: sentences (plain text) shown as warnings
             under its verdict, e.g. what the catalog lacks that ``toolsearch recommend`` refuses
             it for (the app's pages; the command refuses such a catalog instead).
         context_note: why the report is planned at ``context_length`` (e.g. ``the shortest of
@@ -560,7 +561,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
         ("Catalog", _summary(plan, inspector, source_label, context_length)),
         ("Settings", _settings(plan, config, inspector, context_length, context_note)),
         ("Recommended settings across context lengths", _recommendation(recommendation, inspector, config, fingerprint, profile_path,
-                                                                      catalogs, recommendation_warnings)),
+                                                                      catalogs, recommendation_warnings, client_configs)),
         ("Listing budget", _budget(plan, config, context_length, context_note)),
         ("Tier and form", _tier(plan, colors)),
         ("Servers", _servers(plan, colors)),

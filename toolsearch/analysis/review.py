@@ -137,7 +137,7 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
                   progress: Callable[[str], None] | None = None,
                   problems: list[str] | None = None,
                   recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
-                  catalogs: Sequence[str] = (), recommendation_warnings: Sequence[str] = (),
+                  catalogs: Sequence[str] = (), client_configs: Sequence[str] = (), recommendation_warnings: Sequence[str] = (),
                   context_note: str = "") -> str:
     """The report HTML (one self-contained UTF-8 document) for one catalog and settings.
 
@@ -159,7 +159,9 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
             (:func:`toolsearch.analysis.recommend.recommend_for_contexts` for this catalog and
             ``config``), or ``None`` (the section says how to get one); ``profile_path`` the
             wording profile file given for the catalog, for its config block's ``# gate:`` line;
-            ``catalogs`` the catalog files as given, which that line names (none: ``CATALOG``);
+            ``catalogs`` the catalog files as given, which that line names (none: ``CATALOG``), and
+            ``client_configs`` the MCP client configs among them, read from the snapshot a
+            ``# snapshot:`` line saves (:func:`toolsearch.analysis.recommend.export_block`);
             ``recommendation_warnings`` sentences (plain text) shown as warnings beside it, e.g.
             what the catalog lacks that ``toolsearch recommend`` would refuse it for.
         context_note: why the report is planned at ``context_length``, shown beside it wherever the
@@ -221,7 +223,7 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
         strategies_label=strategies.label if strategies else None,
         severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS,
         figure_keys={listing_title: charts.listing_key_rows(planning_plan)}, recommendation=recommendation,
-        profile_path=profile_path, catalogs=catalogs, recommendation_warnings=recommendation_warnings,
+        profile_path=profile_path, catalogs=catalogs, client_configs=client_configs, recommendation_warnings=recommendation_warnings,
         context_note=context_note)
 
 

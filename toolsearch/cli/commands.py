@@ -43,7 +43,7 @@ from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, as_typed,
+                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, gate_files,
                      load_sources)
 
 if TYPE_CHECKING:
@@ -1034,7 +1034,7 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
 
 
 def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets: Sequence[str] = (),
-                   client_configs: Sequence[str] = ()) -> int:
+                   config_servers: Sequence[tuple[str, Sequence[str]]] = ()) -> int:
     from .. import __version__  # noqa: PLC0415
     from ..analysis.sessions import shown_names  # noqa: PLC0415
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
@@ -1073,8 +1073,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       fingerprint=catalog_key(inspector.scoped(None).catalog), version=__version__,
                                       tool_names=args.tool_names, profile=args.profile,
                                       scope=inspector.scope.name if inspector.scope is not None else None,
-                                      catalogs=[as_typed(source) for source in args.sources],
-                                      client_configs=[as_typed(path) for path in client_configs], lowered=lowered))
+                                      **gate_files(args.sources, config_servers), lowered=lowered))
         return status
     if args.json:
         data = rec.to_dict()
@@ -1404,7 +1403,7 @@ def _run(args: argparse.Namespace) -> int:
 
             return _cmd_recommend(args, inspector, config,
                                   [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))],
-                                  [path for path, _ in loaded.config_servers])
+                                  loaded.config_servers)
         return _cmd_sweep(args, inspector, config)
     except ToolsearchError as exc:
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held

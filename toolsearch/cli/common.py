@@ -40,6 +40,16 @@ def as_typed(path: str) -> str:
     return _TYPED.get(path, path)
 
 
+def gate_files(sources: Sequence[str], config_servers: Sequence[tuple[str, Sequence[str]]]) -> dict[str, list[str]]:
+    """The ``catalogs`` and ``client_configs`` arguments of
+    :func:`~toolsearch.analysis.recommend.export_block` for a command's ``sources``: the files as typed,
+    and the MCP client configs among them (``config_servers`` of
+    :class:`~toolsearch.live.client.LoadedSources`), whose tools the block's ``# snapshot:`` line saves
+    as the catalog its ``# gate:`` line reads. ``recommend --yaml`` and ``report`` both take them from here."""
+    return {"catalogs": [as_typed(source) for source in sources],
+            "client_configs": [as_typed(path) for path, _ in config_servers]}
+
+
 def use_shipped_samples(args: argparse.Namespace) -> None:
     """Point ``sample_catalogs/...``, ``sample_sessions/...``, ``sample_skills/...`` and
     ``docs/examples/...`` arguments (or one of those folders itself) that do not exist in the current folder at the shipped samples (the checkout's folders, or the

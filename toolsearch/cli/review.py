@@ -38,7 +38,7 @@ from ..engine.readers import source_stem
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
-from .common import (GOAL_HELP, as_typed, load_harness_config, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
+from .common import (GOAL_HELP, gate_files, load_harness_config, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
                      headroom_pct, load_sources,
                      keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      note_unused_settings, unconfigured_servers, unconfigured_words,
@@ -225,11 +225,12 @@ def add_parsers(sub: Any) -> None:
 
 
 def _load(args: argparse.Namespace, sources: Sequence[str],
-          config: ToolSearchConfig, option: str = "") -> tuple[Inspector, list[str]]:
-    """The catalog of ``sources``, and the secrets of the MCP client configs among them and of the
+          config: ToolSearchConfig, option: str = "") -> tuple[Inspector, list[str], Any]:
+    """The catalog of ``sources``, the secrets of the MCP client configs among them and of the
     servers ``--config`` configures (:meth:`~toolsearch.live.client.LoadedSources.secret_values`,
     :func:`~toolsearch.live.client.config_file_secrets`: masked in the recorded sessions read as
-    evidence, ``--sessions``)."""
+    evidence, ``--sessions``), and the client configs with their servers
+    (:attr:`~toolsearch.live.client.LoadedSources.config_servers`, for the report's gate line)."""
     from ..live.client import config_file_secrets  # noqa: PLC0415
 
     profile = load_profile(args.profile) if args.profile else None
@@ -240,7 +241,8 @@ def _load(args: argparse.Namespace, sources: Sequence[str],
     inspector = Inspector(loaded.catalog, args.tool_names, profile)
     report_loaded(loaded.warnings, config, inspector)
     note_unused_settings(loaded.settings_files, getattr(args, "config", None))
-    return inspector, [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))]
+    return (inspector, [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))],
+            loaded.config_servers)
 
 
 def _source_label(sources: Sequence[str]) -> str:
@@ -265,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
                                    f"it would check the defaults (threshold_pct {config.threshold_pct:g}, "
                                    f"listing_max_tokens {config.listing_max_tokens:,}); give the harness config with "
                                    "--config FILE, or drop --strict to check the defaults")
-        inspector, secrets = _load(args, args.sources, config)
+        inspector, secrets, config_servers = _load(args, args.sources, config)
         unconfigured = unconfigured_servers(args.config, inspector)
         if getattr(args, "strict", False) and unconfigured:
             # the gate would judge a catalog in which the new server's tools took no room
@@ -286,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
             scope = one_scope("report", scopes_from_args(args, inspector))
             if scope is not None:
                 inspector = inspector.scoped(scope)
-            return _report(args, inspector, config, secrets)
+            return _report(args, inspector, config, secrets, config_servers)
         if args.command == "costs":
             return _costs(args, inspector, config)
         return _check(args, inspector, config, secrets)
@@ -371,7 +373,7 @@ def _query_file_shown(args: argparse.Namespace, query_file: Path) -> str:
 
 
 def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig,
-            secrets: Sequence[str] = ()) -> int:
+            secrets: Sequence[str] = (), config_servers: Sequence[tuple[str, Sequence[str]]] = ()) -> int:
     from ..live.client import catalog_key  # noqa: PLC0415
 
     display = args.display_tokenizer or args.tokenizer
@@ -399,7 +401,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         strategies_for=None if args.no_strategies else lambda: default_strategies(
             inspector, catalog, _source_label(args.sources), config, context_length, args.tokenizer, display),
         problems=left_out, recommendation=recommendation, profile_path=args.profile,
-        catalogs=[as_typed(source) for source in args.sources],  # the gate line names them, as recommend --yaml does
+        **gate_files(args.sources, config_servers),  # the snapshot and gate lines, as recommend --yaml's
         context_note=context_note)
     if inspector.scope is not None:  # said once the report is built: an error stays the only line
         print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
