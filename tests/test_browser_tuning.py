@@ -18,6 +18,7 @@ import pytest
 
 from test_browser import ARTIFACTS, ROOT, _settled, browser  # noqa: F401 - the shared browser fixture (app_url is in conftest)
 from toolsearch import __version__
+from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis.recommend import export_block, lowered_changes, recommend_for_contexts
 from toolsearch.analysis.sweep import listing_ladder
 from toolsearch.engine.config import parse_config
@@ -114,7 +115,7 @@ def test_ship_one_setting_for_32k_200k_1m_on_the_combined_catalog(browser, app_u
         assert _metric(page, "Recommended threshold_pct") == f"{expected.threshold_pct:g}%"
         assert _metric(page, "Recommended listing_max_tokens") == f"{expected.listing_max_tokens:,} tokens"
         rows = page.evaluate(TABLE_JS, "tuning_multi_table")
-        assert [int(re.sub(r"\D", "", r["context length"])) for r in rows] == LENGTHS, rows
+        assert [r["context length"] for r in rows] == [length_label(n) for n in LENGTHS], rows
         for row in rows:
             answer = row["recommended: listing"]
             assert "9 of 10 servers named" in answer, row

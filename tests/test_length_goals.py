@@ -163,15 +163,18 @@ def test_goal_argument_syntax():
             goal_argument(bad)
 
 
-def test_goal_argument_refuses_an_empty_item_and_the_app_field_skips_it():
+def test_goal_argument_and_the_app_fields_refuse_an_empty_item_alike():
     from toolsearch.ui.common import parse_context_lengths, parse_length_goals  # noqa: PLC0415
 
     with pytest.raises(argparse.ArgumentTypeError, match=r"^item 2 of 'names,,1m=full' is empty: expected a goal"):
         goal_argument("names,,1m=full")
     assert goal_argument("names,,1m=full", empty_items=True).by_length == {1_000_000: "full"}
-    # the Tuning page's text fields skip a blank item, lengths and goals alike
-    assert parse_length_goals("200k=full,,1m=full,") == ({200_000: "full", 1_000_000: "full"}, None)
-    assert parse_context_lengths("32k,,200k,") == ([32_000, 200_000], None)
+    # the Tuning page's text fields refuse a blank item with the command line's words, lengths and goals alike
+    goals, problem = parse_length_goals("200k=full,,1m=full,")
+    assert goals == {} and problem.startswith("Other goals: item 2 of '200k=full,,1m=full,' is empty: expected a goal")
+    lengths, problem = parse_context_lengths("32k,,200k,")
+    assert lengths == [] and problem.startswith("Context lengths: item 2 of '32k,,200k,' is empty: expected a "
+                                                "context length")
 
 
 def test_cli_recommend_per_length_text_json_and_yaml():

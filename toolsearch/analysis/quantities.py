@@ -338,3 +338,16 @@ def figures(plan: Plan) -> dict[str, int]:
         DEFERRED_SCHEMAS.key: deferred_schemas(plan), LISTING.key: listing(plan), BUDGET.key: budget(plan),
         SAVED.key: saved_per_request(plan),
     }
+
+
+def servers_without_tools(inspector: Any) -> tuple[str, ...]:
+    """The servers of ``inspector``'s whole catalog (its session scope aside) that register no tools (a
+    snapshot whose ``tools/list`` came back empty, ``tools: []``), in catalog order: such a server takes
+    no room in the listing and no goal counts it, so a figure or a gate says nothing about it unless
+    told. A server whose tools the config's include/exclude leaves out is not one (its list is not
+    empty), nor one whose tool entries the reader skipped (``Server.skipped``: a catalog error says
+    what is missing there)."""
+    whole = inspector.scoped(None)
+    with_tools = {tool.server for tool in whole.registration.tools}  # helper tools take room too
+    return tuple(server.name for server in whole.catalog.servers
+                 if not server.tools and not server.skipped and server.name not in with_tools)

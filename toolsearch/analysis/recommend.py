@@ -36,7 +36,7 @@ from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .wording import share_cell
-from .quantities import context_share, context_words, form_word, length_in_words, length_label
+from .quantities import context_share, context_words, form_word, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
 from ..engine.invisible import quoted, reveal, reveal_line
 from .sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
                        mcp_server_of, shown_name, shown_names)
@@ -1113,19 +1113,6 @@ def lowered_where(lowered: Sequence[tuple[int | None, str]]) -> str:
     page write them: ``200K (lower form: full → names), 1M (lower form: full → names)`` (each length
     as :func:`context_words` writes it)."""
     return ", ".join(f"{context_words(c)} ({change})" for c, change in lowered)
-
-
-def servers_without_tools(inspector: Any) -> tuple[str, ...]:
-    """The servers of ``inspector``'s whole catalog (its session scope aside) that register no tools (a
-    snapshot whose ``tools/list`` came back empty, ``tools: []``), in catalog order: such a server takes
-    no room in the listing and no goal counts it, so a figure or a gate says nothing about it unless
-    told. A server whose tools the config's include/exclude leaves out is not one (its list is not
-    empty), nor one whose tool entries the reader skipped (``Server.skipped``: a catalog error says
-    what is missing there)."""
-    whole = inspector.scoped(None)
-    with_tools = {tool.server for tool in whole.registration.tools}  # helper tools take room too
-    return tuple(server.name for server in whole.catalog.servers
-                 if not server.tools and not server.skipped and server.name not in with_tools)
 
 
 def no_tools_lines(rec: MultiRecommendation) -> list[str]:

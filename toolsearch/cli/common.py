@@ -536,7 +536,7 @@ def empty_servers(inspector: Inspector) -> list[str]:
     counts it, so a figure or a gate would say nothing about it unless told. A server whose tools
     the config's include/exclude leaves out is not one (its list is not empty), nor one whose tool
     entries the reader skipped (``Server.skipped``: a catalog error line says what is missing there)."""
-    from ..analysis.recommend import servers_without_tools  # noqa: PLC0415
+    from ..analysis.quantities import servers_without_tools  # noqa: PLC0415
 
     return list(servers_without_tools(inspector))
 
