@@ -27,7 +27,7 @@ from ..engine import readers
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
 from .textfmt import (list_items, one_line, output_file, write_output_file, parse_context_length as _context_length, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
-                      parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
+                      parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe, legacy_command_safe,
                       THOUSANDS_ZERO_GROUP, name_cell, runner_safe, split_context_lengths, text_table as _table,
                       whole_number)
 from ..engine.invisible import quoted, quoted_short, reveal, reveal_data, reveal_line
@@ -1140,7 +1140,9 @@ class TerminalSafeStream:
     shows. Every C0 control except newline and tab, DEL and every C1 control, and every other
     invisible character, is written as the marker the app and the report show (``⟨U+001B⟩``,
     ``⟨U+202E⟩``, :func:`~toolsearch.engine.invisible.reveal`); JSON output is unaffected (it
-    already escapes both). Data meant for a file (CSV, a catalog) goes through :meth:`write_data`."""
+    already escapes both). A ``##[``, which a GitHub Actions runner reads as a command anywhere in a
+    line, is written ``#⟨U+0023⟩[`` (:func:`~toolsearch.cli.textfmt.legacy_command_safe`; JSON writes
+    ``##\\u005b``). Data meant for a file (CSV, a catalog) goes through :meth:`write_data`."""
 
     def __init__(self, inner: Any, name: str = "standard output"):
         self._inner = inner
@@ -1188,7 +1190,8 @@ class TerminalSafeStream:
     def write(self, text: str) -> int:
         if "docs/" in text:
             self.cited_docs = True
-        self._put(self._encodable(reveal(_terminal_safe(text))))
+        # a line of text is a line of a CI log: '##[' in it (catalog, server or session text) is marked
+        self._put(self._encodable(legacy_command_safe(reveal(_terminal_safe(text)))))
         return len(text)
 
     def write_data(self, text: str) -> int:
@@ -1202,7 +1205,7 @@ class TerminalSafeStream:
         invisible characters as markers (a bidi override in a CSV cell or a snapshot's YAML
         reordered what the terminal showed)."""
         if self._is_terminal():
-            self._put(self._encodable(reveal(_terminal_safe(text))))
+            self._put(self._encodable(legacy_command_safe(reveal(_terminal_safe(text)))))
             return len(text)
         self._put(self._encodable(_DATA_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)))
         return len(text)
@@ -1220,7 +1223,7 @@ class TerminalSafeStream:
     def rewrite_line(self, text: str) -> None:
         """Go back to the start of the line and write ``text`` (made safe) over it, for progress
         lines: the only carriage return this stream lets through is this one."""
-        self._put("\r" + self._encodable(_terminal_safe(text)), flush=True)
+        self._put("\r" + self._encodable(legacy_command_safe(_terminal_safe(text))), flush=True)
 
     def __getattr__(self, name: str) -> Any:  # flush, fileno, encoding, isatty… of the real stream
         return getattr(self._inner, name)

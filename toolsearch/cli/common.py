@@ -591,8 +591,10 @@ def live_progress(status) -> None:
 def dumps_json(value: Any, indent: int | None = 2) -> str:
     """``value`` as JSON text that is safe to print on a terminal
     (:func:`toolsearch.engine.invisible.json_text`: invisible characters, controls and lone
-    surrogates as ``\\uXXXX`` escapes; ``json.loads`` gives back ``value`` exactly)."""
-    return json_text(value, indent)
+    surrogates as ``\\uXXXX`` escapes; ``json.loads`` gives back ``value`` exactly). A ``##[`` inside a
+    string (a runner command anywhere in a line of a CI log) is written ``##\\u005b``: the same value
+    parsed, not a command in the log."""
+    return json_text(value, indent).replace("##[", "##\\u005b")  # '#' is only ever inside a string
 
 
 #: What a spreadsheet reads as the start of a formula when a cell begins with it (or a tab or

@@ -329,6 +329,16 @@ RUNNER_COMMAND_PREFIX = "::"
 RUNNER_LEGACY_COMMAND = "##["
 
 
+def legacy_command_safe(text: str) -> str:
+    """``text`` with each ``##[`` (:data:`RUNNER_LEGACY_COMMAND`, a runner command anywhere in a line
+    of a CI log) written ``#⟨U+0023⟩[``, the marker every surface uses for a dangerous character;
+    anything else unchanged. Every line the command prints as text goes through it
+    (``TerminalSafeStream``), so a sentence naming a server, a tool or a session (a note, a warning, a
+    lint finding) cannot forge an annotation either; JSON writes the bracket as ``\\u005b`` instead
+    (:func:`toolsearch.cli.common.dumps_json`), which parses back to the same value."""
+    return text.replace(RUNNER_LEGACY_COMMAND, "#" + marker("#") + "[") if RUNNER_LEGACY_COMMAND in text else text
+
+
 def runner_safe(text: str) -> str:
     """``text`` with a leading ``::`` (after leading whitespace) written with its first colon as the
     marker every surface uses for a dangerous character, ``⟨U+003A⟩:error::…``: a name that begins a
@@ -336,8 +346,7 @@ def runner_safe(text: str) -> str:
     in a CI log. Indenting would not do: the runner trims leading whitespace before it looks. The
     legacy form ``##[`` is a command anywhere in a line, so each one is written ``#⟨U+0023⟩[``.
     Anything else is returned unchanged."""
-    if RUNNER_LEGACY_COMMAND in text:
-        text = text.replace(RUNNER_LEGACY_COMMAND, "#" + marker("#") + "[")
+    text = legacy_command_safe(text)
     stripped = text.lstrip()
     if not stripped.startswith(RUNNER_COMMAND_PREFIX):
         return text
