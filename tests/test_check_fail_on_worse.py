@@ -35,7 +35,7 @@ def test_a_server_collapsing_against_the_baseline_fails_in_every_format() -> Non
     assert text.returncode == 1, text.stderr
     assert text.stdout.startswith("toolsearch check failed: ")
     assert f"\nat 4,600 tokens: {SENTENCE}\n" in text.stdout
-    assert "200,000 tokens: worse" not in text.stdout  # Tuesday's listing is larger there, still full
+    assert "200K: worse" not in text.stdout  # Tuesday's listing is larger there, still full
     markdown = run_cli(*COLLAPSE, "--fail-on-worse", "--format", "markdown")
     assert markdown.returncode == 1
     assert f"\n- at 4,600 tokens: {SENTENCE}\n" in markdown.stdout
@@ -87,12 +87,12 @@ def test_a_higher_tier_names_both_tiers(tmp_path: Path) -> None:
     common = ("--context-lengths", "200k", "--goal", "any", "--fail-on-worse")
     listing_off = run_cli("check", MONDAY, "--config", off, "--baseline", MONDAY, "--baseline-config", on, *common)
     assert listing_off.returncode == 1
-    assert ("\nat 200,000 tokens: worse than the baseline: tier 1 (full) → tier 2 (none); servers listed worse: "
+    assert ("\nat 200K: worse than the baseline: tier 1 (full) → tier 2 (none); servers listed worse: "
             "github (full → hidden), linear (full → hidden), slack (full → hidden)\n") in listing_off.stdout
     activated = run_cli("check", MONDAY, "--config", on, "--baseline", MONDAY, "--baseline-config", disabled, *common)
     assert activated.returncode == 1
     # the core server (harness) is sent in full on both sides: not worse
-    assert ("\nat 200,000 tokens: worse than the baseline: tier 0 (every schema sent) → tier 1 (full); servers listed "
+    assert ("\nat 200K: worse than the baseline: tier 0 (every schema sent) → tier 1 (full); servers listed "
             "worse: github (visible → full), linear (visible → full), slack (visible → full)\n") in activated.stdout
     # the other way round is better, not worse
     deactivated = run_cli("check", MONDAY, "--config", disabled, "--baseline", MONDAY, "--baseline-config", on,
@@ -144,7 +144,7 @@ def test_a_server_name_with_a_line_break_stays_on_the_sentences_line(tmp_path: P
         assert done.returncode == 1
         for line in done.stdout.splitlines():
             assert not line.startswith(("::", "toolsearch check passed")), line
-    assert f"at 16,000 tokens: worse than the baseline: server listed worse: {marked} (names → summary)" \
+    assert f"at 16K: worse than the baseline: server listed worse: {marked} (names → summary)" \
         in run_cli(*args).stdout
     data = json.loads(run_cli(*args, "--json").stdout)
     assert data["contexts"][0]["failures"] == [(f"worse than the baseline: server listed worse: {marked} "
@@ -174,7 +174,7 @@ def test_the_example_in_docs_ci_prints_the_line_it_shows() -> None:
     done = run_cli(*command, cwd=ROOT)
     assert done.returncode == 1
     assert f"\n{line}\n" in done.stdout
-    assert "in a budget of 92 tokens" in section and "\n4,600           92 " in done.stdout
+    assert "in a budget of 92 tokens" in section and "\n4,600 tokens    92 " in done.stdout
     annotations = doc.split("### Annotations on the pull request", 1)[1].split("\n## ", 1)[0]
     listed = annotations.split("which condition: ", 1)[1].split(";", 1)[0].replace("\n", " ")
     assert sorted(t.strip("` ") for t in listed.split(", ")) == sorted(t.removeprefix("toolsearch check: ")

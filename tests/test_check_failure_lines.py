@@ -23,11 +23,11 @@ def test_a_condition_missed_at_three_lengths_is_one_line_naming_them() -> None:
     done = run_cli(*GATE)
     assert done.returncode == 1, done.stderr
     assert _failure_lines(done.stdout) == [
-        "at 4,000, 8,000 and 16,000 tokens: github must stay named but is collapsed to a summary line within "
+        "at 4K, 8K and 16K: github must stay named but is collapsed to a summary line within "
         "budgets of 200, 400 and 800 tokens",
-        "at 4,000, 8,000 and 16,000 tokens: the listing is mixed (tier 1; 1, 3 and 6 of 9 servers named) within "
+        "at 4K, 8K and 16K: the listing is mixed (tier 1; 1, 3 and 6 of 9 servers named) within "
         "budgets of 200, 400 and 800 tokens; the goal needs names or better (collapsed to a summary line: github, "
-        "grafana, playwright; also at 4,000 and 8,000: linear, notion, slack; also at 4,000: filesystem, sentry)"]
+        "grafana, playwright; also at 4K and 8K: linear, notion, slack; also at 4K: filesystem, sentry)"]
     assert done.stdout.splitlines()[-1].startswith("settings that reach it at every length: ")
     markdown = run_cli(*GATE, "--format", "markdown")
     assert markdown.returncode == 1
@@ -49,7 +49,7 @@ def test_a_condition_missed_at_one_length_keeps_its_sentence() -> None:
     done = run_cli("check", TEAM, "--context-lengths", "32k,200k", "--goal", "full")
     assert done.returncode == 1
     assert _failure_lines(done.stdout) == [
-        "at 32,000 tokens: the listing is names · 9 of 9 servers named (178 tools), tier 1, within a budget of "
+        "at 32K: the listing is names · 9 of 9 servers named (178 tools), tier 1, within a budget of "
         "1,600 tokens; the goal needs full"]
 
 
@@ -60,12 +60,12 @@ def test_figures_that_differ_by_length_are_given_in_the_lengths_order() -> None:
                    "--max-listing-tokens", "1000")
     assert done.returncode == 1
     assert _failure_lines(done.stdout) == [
-        "at an unknown context length and at 32,000 and 200,000 tokens: the listing is 3,656, 1,473 and 3,656 "
+        "at an unknown context length and at 32K and 200K: the listing is 3,656, 1,473 and 3,656 "
         "tokens, above the limit of 1,000",
-        "at an unknown context length and at 200,000 tokens: the budget of 4,000 tokens leaves 344 tokens above "
+        "at an unknown context length and at 200K: the budget of 4,000 tokens leaves 344 tokens above "
         "the 3,656-token listing; 10% headroom needs a budget of at least 4,022, or a smaller one with 10% above a "
         "smaller listing the goal still accepts (the goal needs names; this listing is full)",
-        "at 32,000 tokens: the budget of 1,600 tokens leaves 127 tokens above the 1,473-token listing; 10% "
+        "at 32K: the budget of 1,600 tokens leaves 127 tokens above the 1,473-token listing; 10% "
         "headroom needs a budget of at least 1,621"]
 
 
@@ -74,6 +74,6 @@ def test_excepted_servers_are_left_out_of_the_collapsed_ones() -> None:
                    "--except", "cloudflare")
     assert done.returncode == 1
     assert _failure_lines(done.stdout) == [
-        "at 8,000 and 16,000 tokens: the listing is mixed (tier 1; 3 and 6 of 10 servers named) within budgets of "
+        "at 8K and 16K: the listing is mixed (tier 1; 3 and 6 of 10 servers named) within budgets of "
         "400 and 800 tokens; the goal needs names or better (collapsed and not excepted: github, grafana, "
-        "playwright; also at 8,000: linear, notion, slack)"]
+        "playwright; also at 8K: linear, notion, slack)"]

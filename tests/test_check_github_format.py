@@ -68,13 +68,13 @@ def test_hostile_server_names_make_no_command_of_their_own(tmp_path: Path) -> No
         ("error", "toolsearch check: goal missed"), ("error", "toolsearch check: worse than the baseline"),
         ("notice", "toolsearch check: settings")]
     assert commands[0][1]["file"] == str(new) and commands[1][1]["file"] == str(new)
-    assert commands[0][2].startswith("at 16,000 tokens: the listing is mixed · 3 of 4 servers named (120 tools), ")
+    assert commands[0][2].startswith("at 16K: the listing is mixed · 3 of 4 servers named (120 tools), ")
     assert commands[0][2].endswith(f"(collapsed to a summary line: {EVIL_SHOWN})")
-    assert commands[1][2] == (f"at 16,000 tokens: worse than the baseline: server listed worse: {EVIL_SHOWN} "
+    assert commands[1][2] == (f"at 16K: worse than the baseline: server listed worse: {EVIL_SHOWN} "
                               "(names → summary)")
     assert commands[2][2].startswith("settings that reach it at every length: threshold_pct ")
-    assert other == [("toolsearch check failed (2 conditions missed): every server at names or better at 16,000 "
-                      "tokens; threshold_pct 5, listing_max_tokens 4,000, planning tokenizer chars4")]
+    assert other == [("toolsearch check failed (2 conditions missed): every server at names or better at 16K; "
+                      "threshold_pct 5, listing_max_tokens 4,000, planning tokenizer chars4")]
 
 
 def test_a_hostile_tool_name_in_a_kept_server_and_the_worse_change_stays_in_its_command(tmp_path: Path) -> None:
@@ -98,14 +98,14 @@ def test_exit_status_as_for_text() -> None:
     assert passed.returncode == 0
     commands, other = _read(passed.stdout)
     assert commands == []
-    assert other == [("toolsearch check passed: every tool with its short description (form full) at 200,000, "
-                      "1,000,000 tokens; threshold_pct 5, listing_max_tokens 4,000, planning tokenizer chars4")]
+    assert other == [("toolsearch check passed: every tool with its short description (form full) at 200K, 1M; "
+                      "threshold_pct 5, listing_max_tokens 4,000, planning tokenizer chars4")]
     failed = run_cli("check", TEAM, "--context-lengths", "32k,200k", "--goal", "full", "--format", "github")
     assert failed.returncode == 1
     commands, other = _read(failed.stdout)
     assert [(c[0], c[1]["title"], c[1].get("file")) for c in commands] == [
         ("error", "toolsearch check: goal missed", str(TEAM)), ("notice", "toolsearch check: settings", None)]
-    assert commands[0][2] == ("at 32,000 tokens: the listing is names · 9 of 9 servers named (178 tools), tier 1, "
+    assert commands[0][2] == ("at 32K: the listing is names · 9 of 9 servers named (178 tools), tier 1, "
                               "within a budget of 1,600 tokens; the goal needs full")
     assert other[0].startswith("toolsearch check failed (1 condition missed): ")
     bad = run_cli("check", TEAM, "--context-lengths", "32k", "--goal", "sometimes", "--format", "github")

@@ -36,11 +36,11 @@ def test_check_keep_called_gates_what_recommend_keep_called_asked() -> None:
     assert "Traceback" not in failed.stderr
     lines = failed.stdout.splitlines()
     assert lines[0] == ("toolsearch check failed: tool names listed (tier 1); github, grafana, linear, slack at names "
-                        "or better at 32,000, 200,000, 1,000,000 tokens")
+                        "or better at 32K, 200K, 1M")
     assert lines[2] == ("kept named because the sessions called them: github (2 tools called), grafana (3 tools called), "
                         "linear (1 tool called), slack (1 tool called)")
     # one line for the condition, naming every length it is missed at, with each length's budget
-    assert ("at 32,000, 200,000 and 1,000,000 tokens: github, grafana, linear, slack must stay named but are collapsed "
+    assert ("at 32K, 200K and 1M: github, grafana, linear, slack must stay named but are collapsed "
             f"to a summary line within budgets of 160, {plain['listing_max_tokens']} and {plain['listing_max_tokens']} "
             "tokens") in lines
     # the settings it suggests are recommend --keep-called's

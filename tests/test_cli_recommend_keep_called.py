@@ -149,7 +149,7 @@ def test_check_keep_called_has_recommends_session_columns() -> None:
     header = next(line for line in lines if line.startswith("context_length"))
     assert header.split() == ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named",
                               "tools_named", "called_listed", "searches_saved", "goal"]
-    assert lines[lines.index(header) + 2].split() == ["32,000", "1,473", "1", "names", "1,473", "9/9", "178", "7/7",
+    assert lines[lines.index(header) + 2].split() == ["32K", "1,473", "1", "names", "1,473", "9/9", "178", "7/7",
                                                       "9", "holds"]
     assert lines[-1] == ("sessions: 7 sessions read; called_listed: of the deferred tools the sessions called, how "
                          "many the listing names at that length; searches_saved: tool_search calls made just before "

@@ -190,7 +190,7 @@ def test_check_fails_saying_where_and_why_and_its_suggestion_passes():
     text = run_cli("check", TEAM, "--context-lengths", "32k,200k", "--goal", "full")
     assert text.returncode == 1
     assert "toolsearch check failed" in text.stdout
-    assert f"at 32,000 tokens: the listing is {by_length[32_000]['listing_form']}" in text.stdout
+    assert f"at 32K: the listing is {by_length[32_000]['listing_form']}" in text.stdout
     assert f"threshold_pct {suggestion['threshold_pct']:g}, listing_max_tokens {suggestion['listing_max_tokens']:,}" \
         in text.stdout
     again = run_cli("check", TEAM, "--context-lengths", "32k,200k", "--goal", "full",
@@ -640,7 +640,7 @@ def test_check_counts_a_mixed_listing_as_recommend_does():
     lines = done.stdout.splitlines()
     assert lines[2].split() == ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named",
                                 "tools_named", "goal"]
-    assert lines[4].split() == ["32,000", "640", "1", "mixed", "581", "5/9", "62", "holds"]
+    assert lines[4].split() == ["32K", "640", "1", "mixed", "581", "5/9", "62", "holds"]
 
 
 def test_report_recommendation_says_how_many_sessions_were_read_and_refuses_headroom_alone(tmp_path):
@@ -856,9 +856,9 @@ def test_check_rows_name_the_excepted_servers_the_listing_collapsed(tmp_path):
     text = run_cli(*args)
     assert text.returncode == 0, text.stderr
     rows = {line.split()[0]: line for line in text.stdout.splitlines()[4:7]}
-    assert rows["32,000"].endswith("holds; excepted, collapsed: github, grafana")
-    assert rows["40,000"].endswith("holds; excepted, collapsed: github")
-    assert rows["64,000"].endswith("holds"), rows
+    assert rows["32K"].endswith("holds; excepted, collapsed: github, grafana")
+    assert rows["40K"].endswith("holds; excepted, collapsed: github")
+    assert rows["64K"].endswith("holds"), rows
     data = json.loads(run_cli(*args, "--json").stdout)
     assert [c["excepted_collapsed"] for c in data["contexts"]] == [["github", "grafana"], ["github"], []]
     markdown = run_cli(*args, "--format", "markdown").stdout

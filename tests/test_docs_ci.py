@@ -31,7 +31,7 @@ def test_documented_command_exits_as_documented(command, status):
 def test_the_failing_example_fails_where_the_page_says():
     command = next(c for c, status in COMMANDS if status == "1")
     done = run_cli(*shlex.split(command), cwd=ROOT)
-    assert re.search(r"at 32,000 tokens: the listing is names · \d+ of \d+ servers named \([\d,]+ tools\), tier 1,",
+    assert re.search(r"at 32K: the listing is names · \d+ of \d+ servers named \([\d,]+ tools\), tier 1,",
                      done.stdout)  # "drops to names only there", with its counts
     assert "settings that reach it at every length: threshold_pct" in done.stdout
     # the suggestion is the tight one unless check was given a headroom: it says so, and how to get room

@@ -27,7 +27,7 @@ from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiReco
     smaller_listing_keeps_headroom, with_listing_evidence, \
     _NAMED_MAX, at_length, collapsed_words, goal_at, goal_statement, length_goals_for, lost_words, outcomes, \
     recommend_for_contexts, requirement_misses, servers_without_tools
-from .quantities import form_word
+from .quantities import form_word, length_label
 from .sweep import FORM_RANK, Ladder, listing_ladder
 
 __all__ = ["GOALS", "BaselineChange", "CheckResult", "LengthCheck", "Miss", "ServerWorse", "check_catalog",
@@ -498,16 +498,21 @@ def _each(values: Sequence[str]) -> str:
 
 
 def _numbers(lengths: Sequence[int | None]) -> str:
-    """``4,000, 8,000 and 16,000`` (``unknown`` for an unknown length), without a unit."""
-    return _joined([f"{n:,}" if n else "unknown" for n in lengths])
+    """``4K, 8K and 16K``: each length as :func:`length_label` writes it (``12,345 tokens``,
+    ``unknown``), the unit said once when every one of them needs it (``4,600 and 4,800 tokens``)."""
+    labels = [length_label(n) for n in lengths]
+    if all(n and not label.endswith(("K", "M")) for n, label in zip(lengths, labels)):
+        return f"{_joined([f'{n:,}' for n in lengths])} {'token' if list(lengths) == [1] else 'tokens'}"
+    return _joined(labels)
 
 
 def _at_lengths(lengths: Sequence[int | None]) -> str:
-    """``at 32,000 tokens``, ``at 4,000, 8,000 and 16,000 tokens``, ``at an unknown context
-    length`` (and ``… and at 32,000 tokens``)."""
-    known = [f"{n:,}" for n in lengths if n]
+    """``at 32K``, ``at 4K, 8K and 16K``, ``at 4,600 and 4,800 tokens`` (:func:`_numbers`: each
+    length as ``recommend`` and the table above the lines write it), ``at an unknown context
+    length`` (and ``… and at 32K``)."""
+    known = [n for n in lengths if n]
     parts = (["an unknown context length"] if len(known) < len(lengths) else []) + (
-        [f"{_joined(known)} tokens"] if known else [])
+        [_numbers(known)] if known else [])
     return "at " + " and at ".join(parts)
 
 
@@ -518,7 +523,7 @@ def _budgets(outcomes_: Sequence[ContextOutcome]) -> str:
 
 def _collapsed_by_length(misses: Sequence[tuple[ContextOutcome, Miss]]) -> str:
     """The servers collapsed at several lengths, each named once: those collapsed at every one of
-    them first, then ``also at 4,000 and 8,000: …`` (a shorter length's budget collapses more)."""
+    them first, then ``also at 4K and 8K: …`` (a shorter length's budget collapses more)."""
     lengths = [o.context_length for o, _ in misses]
     where: dict[str, list[int | None]] = {}
     for _, m in sorted(misses, key=lambda pair: -len(pair[1].servers)):  # the longest list gives the order
@@ -599,7 +604,7 @@ def failure_items(result: CheckResult) -> tuple[tuple[str, str], ...]:
 
 def failure_lines(result: CheckResult) -> tuple[str, ...]:
     """Why the check fails, one line per condition missed, each naming the context lengths it is
-    missed at (``at 4,000, 8,000 and 16,000 tokens: github must stay named but …``), in the order
+    missed at (``at 4K, 8K and 16K: github must stay named but …``), in the order
     the lengths and their failures come; empty when it passes. A condition missed at one length
     reads as that length's :attr:`LengthCheck.failures` sentence; at several, one sentence gives
     each length's figures in the order of the lengths (the table above it gives the rest)."""

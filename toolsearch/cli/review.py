@@ -462,7 +462,10 @@ def _costs(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
 # --- check --------------------------------------------------------------------------------------
 
 def _length(value: int | None) -> str:
-    return f"{value:,}" if value else "unknown"
+    """A context length in check's table, goal line and settings line, as ``recommend`` writes it
+    (:func:`toolsearch.analysis.quantities.length_label`: ``32K``, ``1M``, ``12,345 tokens``,
+    ``unknown``); ``--format json`` keeps the number."""
+    return Q.length_label(value)
 
 
 def _md(text: str) -> str:
@@ -564,13 +567,13 @@ def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sourc
 def _goal_line(result: check_mod.CheckResult) -> str:
     """What was checked where, as the first line of the text output says it after the verdict:
     the goal, the limits asked with it and the context lengths (``every server at names or better;
-    listing at most 3,000 tokens at 32,000, 200,000 tokens``)."""
+    listing at most 3,000 tokens at 32K, 200K``)."""
     lengths = ", ".join(_length(c.outcome.context_length) for c in result.lengths)
     limit = f"; listing at most {result.max_listing_tokens:,} tokens" if result.max_listing_tokens is not None else ""
     limit += f"; {result.headroom_pct:g}% headroom" if result.headroom_pct else ""
     known = all(c.outcome.context_length for c in result.lengths)
     where = ("" if result.length_goals  # the goal names its lengths
-             else f" at {lengths} tokens" if known else f" at the context lengths {lengths}")
+             else f" at {lengths}" if known else f" at the context lengths {lengths}")
     return f"{result.goal_words}{limit}{where}"
 
 
