@@ -566,7 +566,7 @@ def test_report_carries_date_version_fingerprint_and_every_result():
     assert re.search(r"<dt>generated</dt><dd>\d{4}-\d\d-\d\d \d\d:\d\d UTC</dd>", about)
     assert f"<dt>toolsearch version</dt><dd>{esc(__version__)}</dd>" in about
     assert f"<dt>catalog fingerprint</dt><dd>{catalog_key(ins.catalog)}</dd>" in about
-    assert "context length 32,000 tokens · threshold_pct 5% · listing_max_tokens 4,000" in about
+    assert "context length 32K · threshold_pct 5% · listing_max_tokens 4,000" in about
     # Search: one row per query with its matches, and the exact response.
     response = ins.bridge(config).tool_search({"queries": ["create issue", "zebra"]})
     search = html_text[html_text.index("<h2>Search (tool_search responses)</h2>"):html_text.index("<h2>Search quality</h2>")]

@@ -48,16 +48,16 @@ def test_report_with_lengths_is_planned_at_the_shortest_unless_a_length_is_given
     done = run_cli_process("report", TEAM, *LENGTHS, *QUICK, "-o", out)
     assert done.returncode == 0, done.stderr
     text = out.read_text(encoding="utf-8")
-    said = esc("32,000 tokens (the shortest of --context-lengths)")
+    said = esc("32K (the shortest of --context-lengths)")
     assert _subtitle(text).startswith(f"Context length {said} · threshold_pct 5%")
     assert f"<dd>context length {said} · threshold_pct 5%" in text  # About this report
     assert f"<td>context length</td><td>{said}</td>" in text  # Settings
     assert _budget_line(32_000) in text and _budget_line(32_000) != _budget_line(None)
-    assert "int(32,000 × 5 / 100) = 1,600 tokens (context length 32,000 tokens, the shortest of --context-lengths)" \
+    assert "int(32,000 × 5 / 100) = 1,600 tokens (context length 32K, the shortest of --context-lengths)" \
         in text
-    assert "fixed fallback" not in text and "threshold_pct at 32,000 tokens" in text
+    assert "fixed fallback" not in text and "threshold_pct at 32K" in text
     # --context-length given wins, unknown included, and nothing is said beside it
-    for given, words, budget in (("1m", "1,000,000 tokens", 1_000_000), ("unknown", "unknown", None)):
+    for given, words, budget in (("1m", "1M", 1_000_000), ("unknown", "unknown", None)):
         done = run_cli_process("report", TEAM, "--context-length", given, *LENGTHS, *QUICK, "-o", out)
         assert done.returncode == 0, done.stderr
         text = out.read_text(encoding="utf-8")
@@ -97,14 +97,14 @@ def test_report_page_plans_at_the_shortest_tuning_length_unless_the_sidebar_is_c
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
     text = at.session_state["report_html"]
-    said = esc("32,000 tokens (the shortest of the Tuning page's context lengths)")
+    said = esc("32K (the shortest of the Tuning page's context lengths)")
     assert _subtitle(text).startswith(f"Context length {said} · threshold_pct 5%")
     assert _budget_line(32_000) in text
     at.selectbox(key="report_length").set_value("sidebar").run()
     assert any("changed since this report was built" in w.value for w in at.warning)
     at.button(key="build_report").click().run()
     text = at.session_state["report_html"]
-    assert _subtitle(text).startswith("Context length 200,000 tokens · threshold_pct 5%")
+    assert _subtitle(text).startswith("Context length 200K · threshold_pct 5%")
     assert "shortest of" not in text and _budget_line(200_000) in text
     # without lengths: the sidebar's, and no choice to make
     plain = _report_page({"ctx": "unknown"})

@@ -108,8 +108,10 @@ def _tokens(n: int) -> str:
 
 
 def _context(n: int | None, note: str = "") -> str:
-    """A context length as the report names it; ``note`` (why this length) in parentheses after it."""
-    return (f"{n:,} tokens" if n else "unknown") + (f" ({note})" if note else "")
+    """A context length as the report names it, as every other surface writes one
+    (:func:`~toolsearch.analysis.quantities.length_label`: ``200K``, ``12,345 tokens``, ``unknown``);
+    ``note`` (why this length) in parentheses after it."""
+    return Q.length_label(n) + (f" ({note})" if note else "")
 
 
 def _short_context(n: int | None) -> str:
@@ -212,7 +214,7 @@ def _settings(plan: Plan, config: ToolSearchConfig, inspector: Inspector, contex
 def _budget(plan: Plan, config: ToolSearchConfig, context_length: int | None, context_note: str = "") -> str:
     if context_length:
         leg = (f"int({context_length:,} × {config.threshold_pct:g} / 100) = {plan.pct_leg:,} tokens"
-               + (f" (context length {context_length:,} tokens, {context_note})" if context_note else ""))
+               + (f" (context length {Q.length_label(context_length)}, {context_note})" if context_note else ""))
     else:
         leg = f"{plan.pct_leg:,} tokens (fixed fallback: context length unknown)"
     fits = ("nothing fits or the listing is off" if plan.listing_form == "none" else "fits")
