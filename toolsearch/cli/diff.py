@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine import constants as C
 from .common import Once, add_timeout_argument, as_typed, load_harness_config, broken_pipe_status, decided, print_json, with_flags
 from .textfmt import name_cell, one_line, text_table as _table
-from ..analysis.quantities import SERVER_TOKEN_COLUMNS, form_word
+from ..analysis.quantities import SERVER_TOKEN_COLUMNS, form_word, length_label
 from ..engine.config import ToolSearchConfig, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
@@ -134,14 +134,16 @@ def _warn(config: ToolSearchConfig, inspector: Inspector, label: str) -> None:
 # --- printing ----------------------------------------------------------------------------
 
 def _ctx(n: int | None) -> str:
-    return f"{n:,}" if n and n > 0 else "unknown"
+    """A side's context length after "context length", as every surface writes one
+    (:func:`~toolsearch.analysis.quantities.length_label`: ``200K``, ``70 tokens``, ``unknown``)."""
+    return length_label(n if n and n > 0 else None)
 
 
 def format_diff(diff: CacheDiff) -> str:
     """The human-readable ``diff`` report (plain text)."""
     out = []
     for s in (diff.a, diff.b):
-        out.append(f"{s.label}: {s.source} · context {_ctx(s.context_length)} · threshold_pct {s.threshold_pct:g} · "
+        out.append(f"{s.label}: {s.source} · context length {_ctx(s.context_length)} · threshold_pct {s.threshold_pct:g} · "
                    f"listing_max_tokens {s.listing_max_tokens:,} · {s.tokenizer} · {s.naming} names"
                    f"{'' if s.profile == 'toolsearch default' else ' · profile ' + s.profile}")
         out.append(f"   budget {s.budget:,} tokens → tier {s.tier}, form {s.listing_outcome if s.listing_form == 'mixed' else form_word(s.listing_form)}; {s.deferred_count:,} deferred, "
@@ -202,7 +204,8 @@ def format_collapse(cmp: CollapseComparison, catalog: str) -> str:
     ref, best = cmp.reference, cmp.best
     out = [
         "WHAT-IF, not the reference behavior: the best collapse choice under the same budget.",
-        f"catalog: {one_line(catalog)} ({cmp.groups} servers) · context {_ctx(cmp.context_length)} · threshold_pct "
+        f"catalog: {one_line(catalog)} ({cmp.groups} servers) · context length {_ctx(cmp.context_length)} · "
+        f"threshold_pct "
         f"{cmp.threshold_pct:g} · listing_max_tokens {cmp.listing_max_tokens:,} → budget {cmp.budget:,} tokens "
         f"({cmp.tokenizer})",
         f"verdict: {cmp.summary}",
