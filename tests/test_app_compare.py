@@ -130,7 +130,7 @@ def test_each_b_setting_changes_the_comparison_as_the_library_says(key, value, c
     _check(at, _side(_team(), "A"), b)
     settings = _rows(at, "cmp_settings")
     assert [fact for fact, (*_, mark) in settings.items() if mark] == [{
-        "cmp_b_ctx": "context length (tokens)", "cmp_b_pct": "threshold_pct (%)", "cmp_b_cap": "listing_max_tokens",
+        "cmp_b_ctx": "context length", "cmp_b_pct": "threshold_pct (%)", "cmp_b_cap": "listing_max_tokens",
         "cmp_b_enabled": "enabled", "cmp_b_listing": "listing", "cmp_b_tokenizer": "planning tokenizer",
         "cmp_b_naming": "tool names"}[key]]
 
@@ -141,7 +141,7 @@ def test_a_custom_context_length_on_b():
     at.number_input(key="cmp_b_ctx_custom").set_value(20_000).run()
     team = _team()
     _check(at, _side(team, "A"), _side(team, "B", 20_000))
-    assert _rows(at, "cmp_settings")["context length (tokens)"] == ("200,000", "20,000", "●")
+    assert _rows(at, "cmp_settings")["context length"] == ("200K", "20K", "●")
 
 
 def test_a_session_scope_on_b():

@@ -122,8 +122,7 @@ def test_listing_what_if_follows_the_sidebar_settings():
     expected = listing_what_if(loaded.sessions, inspector, config, 200_000)
     table = frame(at, "sessions_whatif")
     assert list(table["tool"]) == [w.tool for w in expected]
-    assert list(table["context length (tokens)"]) == [f"{w.context_length:,}" if w.context_length else "unknown"
-                                                      for w in expected]
+    assert list(table["context length"]) == [length_label(w.context_length) for w in expected]
     assert list(table["listed"]) == ["yes" if w.listed else "no" for w in expected]
     # at 8% of 16,000 tokens the grafana tools are listed by name; at the default 5% they are not
     grafana = table[table["tool"] == "mcp__grafana__search_dashboards"].iloc[0]
@@ -228,20 +227,20 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
     config = parse_config({"threshold_pct": 3.0, "listing_max_tokens": 1200})
     expected = called_listed_at(loaded.sessions, inspector, config, [16_000, 32_000, 200_000, 1_000_000])
     table = frame(at, "sessions_at_lengths")
-    assert list(table["context length (tokens)"]) == ["16,000", "32,000", "200,000", "1,000,000"]
+    assert list(table["context length"]) == ["16K", "32K", "200K", "1M"]
     assert list(table["called tools listed by name"]) == [share_cell(c.called_listed, c.called_total) for c in expected]
     assert list(table["searches saved"]) == [str(c.searches_saved) for c in expected]
     assert list(table["budget (tokens)"]) == [f"{c.budget:,}" for c in expected]
     # at 16K and 3% the budget is 480 tokens: not every called tool is named; the cap binds higher up
     assert expected[0].budget == 480 and expected[0].called_listed < expected[0].called_total
     assert expected[-1].budget == 1200
-    sentence = next(t.value for t in at.text if t.value.startswith("At 16,000 tokens:"))
-    assert sentence == (f"At 16,000 tokens: the listing names {expected[0].called_listed} of the "
+    sentence = next(t.value for t in at.text if t.value.startswith("At 16K:"))
+    assert sentence == (f"At 16K: the listing names {expected[0].called_listed} of the "
                         f"{expected[0].called_total} deferred tools your models called; "
                         f"{expected[0].searches_saved} searches saved.")
     # a list typed by the user is kept, and a bad entry is named
     at.text_input(key="sessions_lengths").set_value("8k, 1m").run()
-    assert list(frame(at, "sessions_at_lengths")["context length (tokens)"]) == ["8,000", "1,000,000"]
+    assert list(frame(at, "sessions_at_lengths")["context length"]) == ["8K", "1M"]
     # kept across pages
     at.switch_page("toolsearch/ui/costs.py").run()
     at.switch_page("toolsearch/ui/sessions.py").run()
@@ -321,7 +320,7 @@ def test_what_if_asks_at_the_lengths_typed_on_the_tuning_page():
     inspector, config, loaded, _ = engine()
     expected = called_listed_at(loaded.sessions, inspector, config, [16_000, 64_000, 128_000, 200_000])
     table = frame(at, "sessions_at_lengths")
-    assert list(table["context length (tokens)"]) == ["16,000", "64,000", "128,000", "200,000"]
+    assert list(table["context length"]) == ["16K", "64K", "128K", "200K"]
     assert list(table["called tools listed by name"]) == [share_cell(c.called_listed, c.called_total) for c in expected]
     # the Tuning page's untouched default list leaves the usual 32K / 200K / 1M, with the sessions' 16K
     assert open_page().text_input(key="sessions_lengths").value == "16k, 32k, 200k, 1m"
@@ -333,13 +332,13 @@ def test_what_if_asks_at_the_lengths_the_sessions_ran_at():
     user typed is kept."""
     at = open_page({"ctx": "1M"})
     assert at.text_input(key="sessions_lengths").value == "16k, 32k, 200k, 1m"
-    assert "Your sessions ran at 16,000, 200,000 tokens: the list includes those lengths, shortest first." in [
+    assert "Your sessions ran at 16K, 200K: the list includes those lengths, shortest first." in [
         c.value for c in at.caption]
     inspector, config, loaded, _ = engine()
     expected = called_listed_at(loaded.sessions, inspector, config, [16_000])[0]
     assert expected.called_listed < expected.called_total  # at 16K the listing misses some called tools
-    sentence = next(t.value for t in at.text if t.value.startswith("At 16,000 tokens:"))
-    assert sentence.startswith(f"At 16,000 tokens: the listing names {expected.called_listed} of the "
+    sentence = next(t.value for t in at.text if t.value.startswith("At 16K:"))
+    assert sentence.startswith(f"At 16K: the listing names {expected.called_listed} of the "
                                f"{expected.called_total} deferred tools")
     at.text_input(key="sessions_lengths").set_value("1m").run()
     at.sidebar.selectbox(key="ctx_choice").set_value("8K").run()
@@ -443,21 +442,19 @@ def test_called_tools_listed_by_name_is_one_name_and_one_count_on_both_pages():
     sessions = frame(at, "sessions_at_lengths")
     # one column says "listed/called", the figure and the way the Tuning page and `sessions` write it
     assert "called tools" not in sessions.columns
-    on_sessions = {row["context length (tokens)"]: row[CALLED_LISTED_COLUMN] for _, row in sessions.iterrows()}
+    on_sessions = {row["context length"]: row[CALLED_LISTED_COLUMN] for _, row in sessions.iterrows()}
     at.switch_page("toolsearch/ui/tuning.py").run()
     at.multiselect(key="tuning_session_samples").set_value(["state.db"]).run()
     assert not at.exception, at.exception
     tuning = literal_tables(at)["tuning_multi_table"]
     assert CALLED_LISTED_COLUMN in tuning.columns and "called tools named" not in tuning.columns
-    # the Sessions table heads its lengths "(tokens)" and writes them in full; the Tuning table as recommend does
-    by_label = {length_label(int(c.replace(",", ""))): c for c in on_sessions}
-    on_tuning = {by_label.get(row["context length"], row["context length"]): row[CALLED_LISTED_COLUMN]
-                 for _, row in tuning.iterrows()}
+    # the Sessions table, the Tuning table and the CLI write each length as recommend does (32K)
+    on_tuning = {row["context length"]: row[CALLED_LISTED_COLUMN] for _, row in tuning.iterrows()}
     common_lengths = set(on_sessions) & set(on_tuning)
-    assert {"200,000", "1,000,000"} <= common_lengths, (on_sessions, on_tuning)
+    assert {"200K", "1M"} <= common_lengths, (on_sessions, on_tuning)
     assert {c: on_sessions[c] for c in common_lengths} == {c: on_tuning[c] for c in common_lengths}
     text = run_cli("sessions", str(SAMPLES / "state.db"), "--catalog", str(CATALOG), "--variant", "reference",
-                   "--context-lengths", ",".join(c.replace(",", "") for c in on_sessions))
+                   "--context-lengths", ",".join(c.lower() for c in on_sessions))
     assert text.returncode == 0, text.stderr
     lines = text.stdout.split("called tools already listed by name, at the current threshold_pct and "
                               "listing_max_tokens:\n")[1].split("\n\n")[0].splitlines()

@@ -73,7 +73,7 @@ def test_sessions_report_lines_mark_the_legacy_runner_command(tmp_path: Path):
     result = run_cli("sessions", _sessions(tmp_path), "--catalog", _catalog(tmp_path))
     assert result.returncode == 0, result.stderr
     _no_legacy_command(result)
-    assert f"session s{MARKED} (m{MARKED}, context unknown," in result.stdout
+    assert f"session s{MARKED} (m{MARKED}, context length unknown," in result.stdout
     assert f"  #1 search 'issue {MARKED}': recorded (empty)" in result.stdout
 
 

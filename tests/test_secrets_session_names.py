@@ -319,7 +319,7 @@ def test_a_session_id_and_a_typed_limit_holding_a_token_are_masked_and_nothing_i
     for shown in (text.stdout, text.stderr, data.stdout, data.stderr, exported.read_text(encoding="utf-8")):
         _clean(shown)
     assert f"session 'run-{MASK}': the same session id was read from" in text.stderr  # said, not dropped silently
-    assert f"session run-{MASK} (m, context unknown" in text.stdout
+    assert f"session run-{MASK} (m, context length unknown" in text.stdout
     report = json.loads(data.stdout)
     assert (report["sessions"], report["searches"]) == (1, 1)
     (one,) = report["per_session"]

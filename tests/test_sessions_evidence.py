@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tests.conftest import run_cli
 from tests.test_sessions import CATALOG, SAMPLES, search_response, tool_calls, write_store
+from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis.sessions import (called_listed_at, called_tools, catalog_drift, listing_evidence,
                                           load_sessions, session_flags, what_if_lengths)
 from toolsearch.analysis.sweep import listing_ladder
@@ -113,12 +114,12 @@ def test_cli_reports_flags_drift_and_lengths_on_a_hermes_store(tmp_path):
     assert "    #1 'Slack  post MESSAGE' after a compaction (same query as 'slack post message')" in out
     assert "    #2 'post a slack message' after a compaction (near the same as 'slack post message')" in out
     assert "  compaction (3 messages archived); searched before it: 'slack post message'" in out
-    assert "session s-blind (anthropic/claude-sonnet-4.5, context unknown, 3 messages, 0 round trips) " \
+    assert "session s-blind (anthropic/claude-sonnet-4.5, context length unknown, 3 messages, 0 round trips) " \
            "[flag: deferred but never searched]" in out
     rows = [line.split() for line in out.split("searches saved\n", 1)[1].splitlines()[1:3]]
     at = called_listed_at(sessions, inspector, parse_config({}), [16_000, 1_000_000])
     assert [c.listing_form for c in at] == ["mixed", "full"]
-    assert rows == [[f"{c.context_length:,}", f"{c.budget:,}", *c.short_label.split(),
+    assert rows == [[length_label(c.context_length), f"{c.budget:,}", *c.short_label.split(),
                      share_cell(c.called_listed, c.called_total), str(c.searches_saved)] for c in at]
     assert "catalog drift" not in out
 
@@ -214,7 +215,7 @@ def test_session_lines_count_in_words() -> None:
     out = run_cli("sessions", root / "sample_sessions" / "state.db", "--catalog",
                   root / "sample_catalogs" / "team-workspace.yaml")
     assert out.returncode == 0, out.stderr
-    assert "session 20261128_170000_d4 (openai/gpt-5-mini, context 16,000, 5 messages, 1 round trip)" in out.stdout
+    assert "session 20261128_170000_d4 (openai/gpt-5-mini, context length 16K, 5 messages, 1 round trip)" in out.stdout
     assert "1 round trips" not in out.stdout
 
 

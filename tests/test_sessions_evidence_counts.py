@@ -93,7 +93,7 @@ def test_sessions_page_says_which_called_tools_its_counts_leave_out(tmp_path):
     assert md_escape(f"Not counted: {NOT_COUNTED}") in [c.value for c in at.caption]
     # the sentence counts deferred tools only: "1 of the 1 tools your models called" was untrue (they called 2)
     sentences = [t.value for t in at.text if t.value.startswith("At ")]
-    assert "At 32,000 tokens: the listing names 1 of the 1 deferred tool your models called; 0 searches saved." \
+    assert "At 32K: the listing names 1 of the 1 deferred tool your models called; 0 searches saved." \
         in sentences, sentences
 
 
@@ -228,5 +228,5 @@ def test_listing_what_if_text_names_the_context_length_each_row_used(tmp_path):
     block = text.stdout.split("listing what-if (")[1].split("\n\n")[0].splitlines()
     assert "context length" in block[1]
     rows = {line.split()[0]: line.split() for line in block[3:]}
-    assert rows["s-pr"][4:6] == ["32,000", "1,600"]
+    assert rows["s-pr"][4:6] == ["32K", "1,600"]
     assert rows["s-nolength"][4:6] == ["unknown", "4,000"]

@@ -61,8 +61,8 @@ def test_sessions_page_and_cli_show_the_same_searches_just_before():
     assert list(page[SEARCHES_JUST_BEFORE_COLUMN]) == [str(w.searches_before) for w in what_if]
     # the page's per-length table: searches saved at 16,000 tokens = the listed 16,000-token rows' sum
     lengths = literal_tables(at)["sessions_at_lengths"]
-    row16 = lengths[lengths["context length (tokens)"] == "16,000"].iloc[0]
-    listed16 = page[(page["listed"] == "yes") & (page["context length (tokens)"] == "16,000")]
+    row16 = lengths[lengths["context length"] == "16K"].iloc[0]
+    listed16 = page[(page["listed"] == "yes") & (page["context length"] == "16K")]
     assert int(row16["searches saved"]) == sum(int(v) for v in listed16[SEARCHES_JUST_BEFORE_COLUMN]) == 2
 
     args = ["sessions", str(STORE), "--catalog", str(CATALOG), "--context-length", "32000"]

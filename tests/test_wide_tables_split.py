@@ -17,8 +17,8 @@ from toolsearch.ui.quality import TASK_TABLE_VARIANTS, variant_groups
 
 ROOT = Path(__file__).absolute().parent.parent
 #: toolsearch/ui/sessions.py's two what-if tables (a page script: not imported here)
-WHAT_IF_LISTED = ("session", "tool", "server", "context length (tokens)", "budget (tokens)", "listed", "searches just before")
-WHAT_IF_SMALLEST = ("session", "tool", "context length (tokens)", "smallest budget", "threshold_pct", "listing_max_tokens")
+WHAT_IF_LISTED = ("session", "tool", "server", "context length", "budget (tokens)", "listed", "searches just before")
+WHAT_IF_SMALLEST = ("session", "tool", "context length", "smallest budget", "threshold_pct", "listing_max_tokens")
 
 
 def _open(page: str) -> AppTest:
@@ -56,9 +56,9 @@ def test_what_if_tables_show_the_same_rows_and_every_column() -> None:
     listed, smallest = tables["sessions_whatif"], tables["sessions_whatif_smallest"]
     assert list(listed.columns) == list(WHAT_IF_LISTED) and list(smallest.columns) == list(WHAT_IF_SMALLEST)
     assert set(listed.columns) | set(smallest.columns) == {
-        "session", "tool", "server", "context length (tokens)", "budget (tokens)", "listed", "searches just before",
+        "session", "tool", "server", "context length", "budget (tokens)", "listed", "searches just before",
         "smallest budget", "threshold_pct", "listing_max_tokens"}
     assert len(listed) == len(smallest) >= 8
-    shared = ["session", "tool", "context length (tokens)"]
+    shared = ["session", "tool", "context length"]
     assert listed[shared].values.tolist() == smallest[shared].values.tolist()
     assert max(len(listed.columns), len(smallest.columns)) <= 7

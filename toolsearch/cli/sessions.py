@@ -32,6 +32,7 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from ..engine.invisible import quoted
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
+from ..analysis.quantities import length_label
 from ..analysis.wording import CALLED_LISTED_COLUMN, counted, per_count, percent, share_cell
 from .common import Once, add_timeout_argument, load_harness_config, input_written_over, note_unused_settings, print_json, rewrite_progress_line
 from .textfmt import one_line, output_file, write_output_file, parse_context_length as _context_length, parse_context_lengths, text_table as _table
@@ -122,7 +123,8 @@ def _names(names: Sequence[str] | None, limit: int = 4) -> str:
 
 
 def _length(n: int | None) -> str:
-    return f"{n:,}" if n else "unknown"
+    """A context length as every surface writes one (``32K``, ``12,345 tokens``, ``unknown``)."""
+    return length_label(n)
 
 
 def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWhatIf],
@@ -202,9 +204,9 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     if sessions:
         out.append(f"per session: {SESSION_ORDER_WORDS}:")
     for s in sessions:
-        ctx = f"{s.context_length:,}" if s.context_length else "unknown"
+        ctx = _length(s.context_length)
         flag = by_flag.get(s.id)
-        out.append(f"session {_safe(shown_name(s.id))} ({_safe(s.model or 'model not recorded')}, context {ctx}, "
+        out.append(f"session {_safe(shown_name(s.id))} ({_safe(s.model or 'model not recorded')}, context length {ctx}, "
                    f"{counted(s.messages, 'message')}, {counted(s.round_trips, 'round trip')})"
                    + (f" [flag: {flag.words()}]" if flag is not None and flag.flagged else ""))
         if s.counters:  # what the session cost, as recorded (the page's Timeline shows the same line)

@@ -10,6 +10,7 @@ from typing import Any, Callable
 import streamlit as st
 
 from toolsearch.analysis.collapse import CollapseRow, collapse_table
+from toolsearch.analysis.quantities import length_label
 from toolsearch.ui import common
 from toolsearch.ui.tables import literal_table
 
@@ -43,8 +44,9 @@ def shared(owner: Any, key: tuple, make: Callable[[], Any]) -> Any:
 
 
 def ctx_text(n: int | None) -> str:
-    """A context length in tokens with thousands separators, or ``unknown``."""
-    return f"{n:,}" if n else "unknown"
+    """A context length as every surface writes one
+    (:func:`~toolsearch.analysis.quantities.length_label`: ``32K``, ``12,345 tokens``, ``unknown``)."""
+    return length_label(n)
 
 
 def collapse_rows(v: common.View, lengths: list[int | None]) -> list[CollapseRow]:
@@ -61,7 +63,7 @@ def show_collapse_table(v: common.View, key: str, lengths: list[int | None]) -> 
     with st.spinner("Comparing the collapse choices…", show_time=True):
         rows = collapse_rows(v, lengths)
     literal_table([{
-        "context length (tokens)": ctx_text(r.context_length), "budget (tokens)": r.budget,
+        "context length": ctx_text(r.context_length), "budget (tokens)": r.budget,
         "reference form": r.form_label("reference"), "best form": r.form_label("best"),
         "tool names (ref → best)": f"{r.reference_names:,} → {r.best_names:,}",
         "verdict": VERDICT_BADGE[r.verdict][0],

@@ -184,7 +184,7 @@ def side_b_controls(v: common.View) -> tuple[Side | None, str | None]:
 
 
 def _ctx_text(n: int | None) -> str:
-    return f"{n:,}" if n else "unknown"
+    return Q.length_label(n)  # as every surface writes a length: 200K, 12,345 tokens, unknown
 
 
 def _scope_text(side: Side) -> str:
@@ -201,7 +201,7 @@ def settings_rows(a: Side, b: Side) -> list[dict[str, str]]:
     return _rows([
         ("catalog", a.source, b.source),
         ("session scope", _scope_text(a), _scope_text(b)),
-        ("context length (tokens)", _ctx_text(a.context_length), _ctx_text(b.context_length)),
+        ("context length", _ctx_text(a.context_length), _ctx_text(b.context_length)),
         ("threshold_pct (%)", f"{a.config.threshold_pct:.1f}", f"{b.config.threshold_pct:.1f}"),
         ("listing_max_tokens", f"{a.config.listing_max_tokens:,}", f"{b.config.listing_max_tokens:,}"),
         ("enabled", a.config.enabled, b.config.enabled),

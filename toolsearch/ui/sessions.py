@@ -26,7 +26,7 @@ from toolsearch.engine.invisible import json_text, quoted
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.variants import variant_sources
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
-from toolsearch.analysis.quantities import gate_term_text
+from toolsearch.analysis.quantities import gate_term_text, length_label
 from toolsearch.analysis.sessions import (NO_DEFERRED_CALLED_WORDS, SEARCHES_JUST_BEFORE_COLUMN, SEARCHES_JUST_BEFORE_WORDS, SESSION_ORDER_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, with_recorded_lengths, counters_line, released_hermes_sessions,
@@ -127,7 +127,7 @@ def _lengths_input(sidebar_context: int | None, where: Any, sessions: Sequence[A
                           "edit it.")
     ran_at = with_recorded_lengths([], sessions)
     if ran_at:
-        where.caption(f"Your sessions ran at {', '.join(f'{n:,}' for n in ran_at)} tokens: the list includes those "
+        where.caption(f"Your sessions ran at {', '.join(length_label(n) for n in ran_at)}: the list includes those "
                       "lengths, shortest first.")
     lengths, error = parse_lengths(st.session_state["sessions_lengths"])
     if error:
@@ -143,8 +143,9 @@ def _visible_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 #: The page's views, one tab each. Short enough that all of them fit in one row at 1024 px with the
 #: sidebar open (tests/test_browser_layout.py): a tab that does not fit hides behind a scroll arrow.
 VIEWS = ["Recorded vs replayed", "Failed searches", "Listing what-if", "Per model", "Timeline", "Flags"]
-#: The listing what-if tables' context length column: a number of tokens, the unit in the heading.
-CONTEXT_COLUMN = "context length (tokens)"
+#: The listing what-if tables' context length column: each length as every surface writes it
+#: (:func:`~toolsearch.analysis.quantities.length_label`: ``32K``, ``12,345 tokens``, ``unknown``).
+CONTEXT_COLUMN = "context length"
 #: The per-called-tool what-if's two tables, the same rows in each (session, tool and context
 #: length name the row): whether the listing named the tool, and the smallest settings that would.
 WHAT_IF_LISTED = ("session", "tool", "server", CONTEXT_COLUMN, "budget (tokens)", "listed", SEARCHES_JUST_BEFORE_COLUMN)
@@ -155,7 +156,7 @@ def what_if_rows(what_if: Sequence[Any]) -> list[dict[str, Any]]:
     """One row per :class:`~toolsearch.analysis.sessions.ListingWhatIf` with every column of the
     what-if; its two tables show :data:`WHAT_IF_LISTED` and :data:`WHAT_IF_SMALLEST` of them."""
     return [{"session": shown_name(w.session), "tool": shown_name(w.tool), "server": shown_name(w.server),
-             CONTEXT_COLUMN: w.context_length if w.context_length else "unknown",
+             CONTEXT_COLUMN: length_label(w.context_length),
              "budget (tokens)": w.budget, "listed": "yes" if w.listed else "no",
              SEARCHES_JUST_BEFORE_COLUMN: w.searches_before, "smallest budget": w.smallest_budget,
              "threshold_pct": w.threshold_pct, "listing_max_tokens": w.listing_max_tokens} for w in what_if]
@@ -345,7 +346,7 @@ def render() -> None:
             at = _memo(("at_lengths", v.config, tuple(lengths), v.tokenizer), v.inspector, loaded,
                        lambda: called_listed_at(loaded.sessions, v.inspector, v.config, lengths, v.tokenizer))
             for c in at:
-                where = f"{c.context_length:,} tokens" if c.context_length else "an unknown context length"
+                where = length_label(c.context_length) if c.context_length else "an unknown context length"
                 # "deferred": the count leaves out the called tools this catalog does not defer (named below)
                 st.text(f"At {where}: the listing names {c.called_listed} of the "
                         f"{counted(c.called_total, 'deferred tool')} your models called; "
@@ -357,7 +358,7 @@ def render() -> None:
             # the "of M" counts deferred tools of this session only: outside the scope, or not deferred at all
             for said in uncounted.sentences(also=True):
                 st.caption(common.md_escape(show_invisible(f"Not counted: {said}")))
-            literal_table([{CONTEXT_COLUMN: c.context_length if c.context_length else "unknown",
+            literal_table([{CONTEXT_COLUMN: length_label(c.context_length),
                             "budget (tokens)": c.budget, "listing": c.short_label,
                             # one column, "listed/called" as every table writes a count out of a total
                             CALLED_LISTED_COLUMN: share_cell(c.called_listed, c.called_total),

@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from toolsearch.analysis import charts
-from toolsearch.analysis.quantities import form_word
+from toolsearch.analysis.quantities import form_word, length_label
 from toolsearch.ui import common, signals
 from toolsearch.ui.recommendation import (ASKED_KEY, PATH_PREFIX, SERVER_LISTS, SESSION_UPLOADS, ctx_text, dropped_servers,
                                          dropped_words,
@@ -509,7 +509,7 @@ if common.require_catalog(v):
             if grid_box.open:  # drawn only when opened
                 with grid_box:
                     literal_table([{
-                        "context length (tokens)": p.context_length, "threshold_pct (%)": p.threshold_pct,
+                        "context length": length_label(p.context_length), "threshold_pct (%)": p.threshold_pct,
                         "budget (tokens)": p.budget, "decided by": p.budget_winner, "tier": p.tier,
                         "form": p.short_label, "listing (tokens)": p.listing_tokens} for p in grid], key="tuning_grid",
                         formats={"threshold_pct (%)": "{:.1f}"})
