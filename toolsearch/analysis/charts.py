@@ -151,6 +151,36 @@ def axis_name(name: str, chars: int = AXIS_NAME_CHARS) -> str:
     return name if len(name) <= chars else name[:chars - 1] + "…"
 
 
+def axis_names(names: Sequence[str], chars: int = AXIS_NAME_CHARS) -> list[str]:
+    """:func:`axis_name` of each of ``names`` (in order), made unique: a chart draws one bar per
+    distinct label, so two long names that share their first ``chars - 1`` characters were merged
+    into one bar. Each cut name whose label another name also gets ends in ``… (1)``, ``… (2)``…
+    instead, numbered in the order given and still at most ``chars`` characters (the hover names it
+    whole); a name short enough to show whole is never changed, and equal names stay equal."""
+    labels = [axis_name(n, chars) for n in names]
+    sharing: dict[str, set[str]] = {}  # a cut label → the distinct names cut to it
+    for name, label in zip(names, labels):
+        if label != name:
+            sharing.setdefault(label, set()).add(name)
+    taken = {label for name, label in zip(names, labels) if label == name}  # whole names keep their label
+    given: dict[str, str] = {}  # a cut name's label, so an equal name gets the same one
+    numbered: dict[str, int] = {}
+    for name, label in zip(names, labels):
+        if label == name or name in given:
+            continue
+        if len(sharing[label]) > 1 or label in taken:
+            while True:
+                numbered[label] = numbered.get(label, 0) + 1
+                tag = f" ({numbered[label]})"
+                unique = name[:max(chars - 1 - len(tag), 1)] + "…" + tag
+                if unique not in taken:
+                    break
+            label = unique
+        taken.add(label)
+        given[name] = label
+    return [given.get(name, label) for name, label in zip(names, labels)]
+
+
 #: Above this many servers, the per-server chart's x labels are one line each, turned upright:
 #: two-line labels turned by plotly overlap their neighbours (45 servers at 1024 px).
 ONE_LINE_TICKS_ABOVE = 12
@@ -161,9 +191,9 @@ ONE_LINE_TICKS_ABOVE = 12
 TICK_NAME_CHARS = 24
 
 
-def _state_tick(server: ServerPlan, one_line: bool = False) -> str:
+def _state_tick(server: ServerPlan, name: str, one_line: bool = False) -> str:
+    """The x label of ``server``: ``name`` (its :func:`axis_names` label) and its state."""
     color = STATE_COLORS.get(server.state, "#616161")
-    name = axis_name(server.name, TICK_NAME_CHARS if one_line else AXIS_NAME_CHARS)
     return f"{esc(name)}{' ' if one_line else '<br>'}<span style='color:{color}'>■</span> {server.state}"
 
 
@@ -218,7 +248,8 @@ def server_costs_figure(plan: Plan, log_y: bool = False) -> go.Figure:
     """
     servers = server_order(plan)
     one_line = len(servers) > ONE_LINE_TICKS_ABOVE
-    ticks = [_state_tick(s, one_line) for s in servers]
+    names = axis_names([s.name for s in servers], TICK_NAME_CHARS if one_line else AXIS_NAME_CHARS)
+    ticks = [_state_tick(s, name, one_line) for s, name in zip(servers, names)]
     fig = _Fig()
     for field_name, label, color in COST_KINDS:
         values = [getattr(s, field_name) for s in servers]
