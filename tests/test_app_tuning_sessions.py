@@ -277,7 +277,7 @@ def test_called_tools_the_recommendation_leaves_unnamed_are_named_on_the_page():
     # says which, in the CLI's words
     at = open_tuning({"lengths": "16k,200k", "goals": "16k=listed", "sessions": "state.db"})
     infos = [str(x.value).replace("\\", "") for x in at.info if "not named" in str(x.value)]
-    assert infos == ["Called in the sessions but not named at 16,000: 7 of 7 tools (mcp__github__create_issue, "
+    assert infos == ["Called in the sessions but not named at 16K: 7 of 7 tools (mcp__github__create_issue, "
                      "mcp__github__get_job_logs, mcp__grafana__get_current_oncall_users, "
                      "mcp__grafana__get_dashboard_panel_queries, mcp__grafana__search_dashboards, "
                      "mcp__linear__list_my_issues, mcp__slack__slack_post_message); the model has to search for "

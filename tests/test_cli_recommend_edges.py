@@ -577,7 +577,7 @@ def test_called_tools_the_recommendation_leaves_unnamed_are_named() -> None:
     result = run_cli(*args)
     assert result.returncode == 0, result.stderr
     lines = [line for line in result.stdout.splitlines() if line.startswith("called in the sessions")]
-    assert lines == [f"called in the sessions but not named at 16,000: 7 of 7 tools ({', '.join(called)}); the "
+    assert lines == [f"called in the sessions but not named at 16K: 7 of 7 tools ({', '.join(called)}); the "
                      "model has to search for them"], result.stdout
     row = next(line for line in result.stdout.splitlines() if line.startswith("16K "))
     assert row.split()[7] == "0/7", row  # called_listed

@@ -1547,7 +1547,7 @@ def called_unnamed_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
     """With recorded sessions, one line per group of listed lengths whose recommended listing
     leaves the same called tools unnamed: how many, which (the first ``limit``, then how many
     more), and what that costs (the model searches for them), e.g. ``"called in the sessions but
-    not named at 32,000, 200,000: 2 of 7 tools (mcp__github__create_issue, mcp__github__get_job_logs);
+    not named at 32K, 200K: 2 of 7 tools (mcp__github__create_issue, mcp__github__get_job_logs);
     the model has to search for them"``. ``[]`` without sessions or when every called tool is named."""
     if not rec.called_unnamed:
         return []
@@ -1558,7 +1558,7 @@ def called_unnamed_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
     lines = []
     for tools, cs in groups.items():
         shown = ", ".join(shown_names(tools[:limit])) + (f" and {len(tools) - limit:,} more" if len(tools) > limit else "")
-        where = ", ".join(f"{c.context_length:,}" if c.context_length else "unknown" for c in cs)
+        where = ", ".join(length_label(c.context_length) for c in cs)  # as the table's rows write them
         lines.append(f"called in the sessions but not named at {where}: {len(tools):,} of "
                      f"{counted(cs[0].called_total or 0, 'tool')} ({shown}); the model has to search for them")
     return lines
