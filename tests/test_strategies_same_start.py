@@ -76,3 +76,12 @@ def test_the_command_line_says_where_it_starts():
     assert done.stdout.splitlines()[-1] == f"note: {STRATEGIES_START_WORDS}"
     given = run_cli("strategies", TEAM, "--skills", "sample_skills", cwd=ROOT)
     assert STRATEGIES_START_WORDS not in given.stdout  # inputs given: nothing to say
+
+
+def test_settings_the_command_cannot_take_are_named(monkeypatch):
+    at = _page(monkeypatch, {"pct": "2.0", "dtok": "o200k_base"})
+    command = strategies_command([TEAM], "team-workspace", 200_000, "chars4")
+    caption = next(c.value for c in at.caption if f"`{command}`" in c.value)
+    assert caption.endswith(md_escape(" (the sidebar's tools.tool_search settings go in a --config file; the command "
+                                      "counts and plans with one tokenizer, here chars4 plans and o200k_base "
+                                      "counts).")), caption

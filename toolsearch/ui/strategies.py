@@ -152,12 +152,15 @@ else:
     if mode == SKILLS_SAMPLE:
         # the command line starts elsewhere (no skills, no task): say so, and the command that gives
         # these figures, with the sidebar's context length and tokenizer
-        same = v.config == parse_config({}) and v.display_tokenizer == v.tokenizer
+        unlike = ([] if v.config == parse_config({}) else
+                  ["the sidebar's tools.tool_search settings go in a --config file"]) + \
+                 ([] if v.display_tokenizer == v.tokenizer else
+                  [f"the command counts and plans with one tokenizer, here {v.tokenizer} plans and "
+                   f"{v.display_tokenizer} counts"])
+        command = strategies_command(common.shipped_sample_files(), st.session_state.get("catalog"),
+                                     v.context_length, v.tokenizer)
         st.caption(common.md_escape(STRATEGIES_START_WORDS[0].upper() + STRATEGIES_START_WORDS[1:] + ". Here: ")
-                   + f"`{strategies_command(common.shipped_sample_files(), st.session_state.get('catalog'), v.context_length, v.tokenizer)}`"
-                   + ("" if same else common.md_escape(
-                       ", with the sidebar's tools.tool_search settings in a --config file (the command counts and "
-                       "plans with one tokenizer).")))
+                   + f"`{command}`" + (common.md_escape(" (" + "; ".join(unlike) + ").") if unlike else ""))
         try:
             skills = _folder_skills(str(SAMPLE_SKILLS), _mtime_key(SAMPLE_SKILLS))
         except ToolsearchError as exc:
