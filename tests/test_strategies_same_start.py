@@ -85,3 +85,10 @@ def test_settings_the_command_cannot_take_are_named(monkeypatch):
     assert caption.endswith(md_escape(" (the sidebar's tools.tool_search settings go in a --config file; the command "
                                       "counts and plans with one tokenizer, here chars4 plans and o200k_base "
                                       "counts).")), caption
+
+
+def test_the_docs_name_the_pages_command():
+    text = (ROOT / "docs" / "strategies.md").read_text(encoding="utf-8")
+    block = text.split("**Where each starts.**", 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+    assert " ".join(block.replace("\\\n", " ").split()) == strategies_command([TEAM], "team-workspace", 200_000,
+                                                                              "chars4")
