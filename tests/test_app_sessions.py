@@ -141,8 +141,10 @@ def test_timeline_masks_secrets_and_shows_drift():
     assert timeline.iloc[0]["reference"] == "(empty: the gate term 'engineer → engin' occurs in no tool)"
     at.selectbox(key="sessions_pick").set_value("20261128_170000_d4").run()
     row = frame(at, "sessions_timeline").iloc[0]
-    assert row["recorded"] == "mcp__slack__slack_send_message"
-    assert row["reference"] == "mcp__slack__slack_update_message, mcp__grafana__update_dashboard · drift"
+    # recorded on the catalog it is replayed on: the reference returns what was recorded, no drift
+    matches = ("mcp__slack__slack_post_message, mcp__slack__slack_update_message, mcp__slack__slack_post_ephemeral, "
+               "mcp__slack__slack_reply_to_thread, mcp__slack__slack_schedule_message")
+    assert (row["recorded"], row["reference"]) == (matches, matches)
     # the session line counts in words: "1 round trip", never "1 round trips"
     line = next(t.value for t in at.text if "round trip" in t.value and "messages" in t.value)
     assert "· 5 messages · 1 round trip · title: Release note" in line, line
@@ -264,10 +266,26 @@ def test_replay_drift_warning_names_the_difference():
     assert md_escape("servers missing: github, grafana, linear, notion, slack") in warning
     assert md_escape(f"({', '.join(drift.missing_tools[:8])}, … ({len(drift.missing_tools) - 8} more))") in warning
     assert md_escape(f"{len(drift.missing_tools)} tools the sessions used are not in “Cloudflare flat API”") in warning
-    # the sessions' own catalog: only the one tool a recorded search found that the sample catalog lacks
+    # the sessions' own catalog, the app's default: a first-time user opens the page with no drift
     at = open_page()
+    assert not [w.value for w in at.warning if "ran on another catalog" in w.value]
+    assert catalog_drift(load_sessions([SAMPLES / "state.db"]).sessions, Inspector.from_files([CATALOG])).drifted is False
+
+
+def test_a_drifted_search_is_marked_in_the_timeline_and_warned_of():
+    """A session recorded before Slack's server renamed slack_send_message to slack_post_message
+    (tests/data/renamed-tool-sessions.json): the warning names the tool, the timeline marks the drift."""
+    at = open_page()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    at.text_input(key="sessions_path").set_value(str(ROOT / "tests" / "data" / "renamed-tool-sessions.json")).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
     warning = next(w.value for w in at.warning if "ran on another catalog" in w.value)
     assert md_escape("1 tool the sessions used is not in “Team workspace” (mcp__slack__slack_send_message)") in warning
+    row = frame(at, "sessions_timeline").iloc[0]
+    assert row["recorded"] == "mcp__slack__slack_send_message"
+    assert row["reference"] == "mcp__slack__slack_update_message, mcp__grafana__update_dashboard · drift"
 
 
 def test_flags_tab_lists_flagged_sessions(tmp_path):

@@ -226,10 +226,19 @@ def test_the_lowered_listing_warning_does_not_say_an_unreachable_goal_is_met():
 @pytest.mark.parametrize("query", [{}, {"ctx": "32K", "pct": "2.0", "cap": "3000", "tok": "o200k_base"}])
 def test_tuning_shows_the_best_collapse_per_length(query):
     at = open_page("toolsearch/ui/tuning.py", query)
-    config = config_for(query)
+    sidebar = config_for(query)
+    # computed at the recommended settings shown on the same page, and the heading says which
+    pct = float(metric(at, "Recommended threshold_pct").rstrip("%"))
+    cap = int(metric(at, "Recommended listing_max_tokens").split()[0].replace(",", ""))
+    config = sidebar.with_overrides(threshold_pct=pct, listing_max_tokens=cap)
+    heading = next(m.value for m in at.markdown if m.value.startswith("**Best collapse per context length**"))
+    assert heading == (f"**Best collapse per context length** at the recommended settings (threshold_pct {pct:g}%, "
+                       f"listing_max_tokens {cap:,} tokens)")
     # the lengths of the page's own list (its default, 32k, 128k, 200k, 1m)
-    rows = collapse_table(inspector().planner, config, [32_000, 128_000, 200_000, 1_000_000],
-                          query.get("tok", "chars4"))
+    lengths = [32_000, 128_000, 200_000, 1_000_000]
+    rows = collapse_table(inspector().planner, config, lengths, query.get("tok", "chars4"))
+    at_sidebar = collapse_table(inspector().planner, sidebar, lengths, query.get("tok", "chars4"))
+    assert [r.budget for r in rows] != [r.budget for r in at_sidebar]  # the two settings differ here
     table = literal_tables(at)["tuning_collapse"].to_dict("records")
     assert [r["context length"] for r in table] == ["32K", "128K", "200K", "1M"]
     assert [r["budget (tokens)"] for r in table] == [f"{r.budget:,}" for r in rows]

@@ -252,7 +252,7 @@ def test_sessions_example_figures():
     assert data["sessions"] == 7 and f"give {data['searches']} searches" in text
     assert f"{data['recorded']['empty']} came back empty" in text
     assert f"{data['recorded']['found_called']} found a tool the session called later" in text
-    assert ref["drift"] == 1 and "one drifted" in text
+    assert ref["drift"] == 0 and "none drifted" in text and data["catalog_drift"]["drifted"] is False
     assert no_gate["empty"] == 0 and f"found a called tool {no_gate['found_called']} times" in text
     grafana = [w for s in data["per_session"] for w in (s["listing_what_if"] or [])
                if w["server"] == "grafana" and w["context_length"] == 16_000]

@@ -485,9 +485,11 @@ def test_cli_json_contract_on_the_sample_store(tmp_path):
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert {k: data[k] for k in ("sessions", "searches", "recorded")} == {
-        "sessions": 7, "searches": 12, "recorded": {"empty": 3, "found_called": 6, "with_result": 12}}
+        "sessions": 7, "searches": 12, "recorded": {"empty": 3, "found_called": 7, "with_result": 12}}
     assert list(data["replay"]) == list(dict.fromkeys(["reference", *DEFAULT_VARIANTS]))
-    assert data["replay"]["reference"] == {"empty": 3, "found_called": 6, "drift": 1}
+    # recorded on the catalog they are replayed on: the reference finds what was recorded, no drift
+    assert data["replay"]["reference"] == {"empty": 3, "found_called": 7, "drift": 0}
+    assert data["catalog_drift"]["drifted"] is False and data["catalog_drift"]["missing_tools"] == []
     assert data["replay"]["no-gate"]["empty"] == 0
     assert len(data["per_session"]) == 7
     # The sample store shows both flags: a search repeated after a compaction, a tool called unsearched.
@@ -516,15 +518,27 @@ def test_cli_variant_and_text_report():
     done = run_cli("sessions", SAMPLES / "openai-messages.json", "--catalog", CATALOG, "--variant", "no-gate")
     assert done.returncode == 0, done.stderr
     text = done.stdout
-    assert "reference  3      6             1" in text
-    assert "no-gate    0      10            8" in text
+    assert "reference  3      7             0" in text
+    assert "no-gate    0      10            7" in text
     # the per-model shares as the Sessions page gives them (one decimal), under the page's column names
     assert "searches empty (recorded, %)  searches empty (reference, %)" in text
     assert re.search(r"openai/gpt-5-mini +3 +7 +2\.33 +28\.6% +28\.6%", text), text
     assert "page the on-call engineer  1      engineer → engin  the gate term 'engineer → engin' occurs in no tool" in text
+    assert "unicode" not in text.split("per model:")[0]
+    assert "catalog drift" not in text  # the samples were recorded on this catalog
+
+
+def test_cli_text_report_marks_a_drifted_search():
+    """A search recorded before its server renamed the tool (tests/data/renamed-tool-sessions.json:
+    slack_send_message, now slack_post_message) is marked as drift, and the catalog drift said."""
+    done = run_cli("sessions", ROOT / "tests" / "data" / "renamed-tool-sessions.json", "--catalog", CATALOG)
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
     assert "#1 search 'slack send message': recorded mcp__slack__slack_send_message; reference now " \
            "mcp__slack__slack_update_message, mcp__grafana__update_dashboard [drift]" in text
-    assert "unicode" not in text.split("per model:")[0]
+    assert re.search(r"^reference +0 +0 +1$", text, re.MULTILINE), text
+    assert ("warning: catalog drift: 1 tool the sessions used is not in Team workspace "
+            "(mcp__slack__slack_send_message); 1 session affected") in text
 
 
 def test_cli_errors_are_one_line(tmp_path):
@@ -1451,3 +1465,19 @@ def test_export_queries_refuses_to_write_over_a_file_the_command_reads(tmp_path)
     out.write_text("old", encoding="utf-8")
     assert run_cli("sessions", store, "--catalog", catalog, "--export-queries", out).returncode == 0
     assert out.read_text(encoding="utf-8").startswith("# Labeled search tasks")
+
+
+def test_every_sample_file_matches_the_default_catalog():
+    """The shipped sample sessions were recorded on the app's default catalog (team-workspace): a
+    first-time user sees no catalog drift, on the command line or on the Sessions page."""
+    files = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".db", ".json", ".jsonl"))
+    assert len(files) == 6
+    for path in files:
+        done = run_cli("sessions", path, "--catalog", CATALOG, "--json")
+        assert done.returncode == 0, done.stderr
+        assert "catalog drift" not in done.stderr, (path.name, done.stderr)
+        data = json.loads(done.stdout)
+        assert data["catalog_drift"]["drifted"] is False, (path.name, data["catalog_drift"])
+        assert data["problems"] == [], (path.name, data["problems"])
+        text = run_cli("sessions", path, "--catalog", CATALOG).stdout
+        assert "catalog drift" not in text, path.name

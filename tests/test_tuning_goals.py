@@ -407,11 +407,15 @@ def test_recommend_and_sessions_name_the_uncounted_tools_alike(tmp_path) -> None
 
 
 def test_recommend_sessions_warns_of_catalog_drift_as_sessions_does() -> None:
-    """The shipped store searched mcp__slack__slack_send_message, which team-workspace lacks:
-    recommend --sessions says so with the drift check `toolsearch sessions` uses."""
+    """A session recorded before Slack renamed the tool searched mcp__slack__slack_send_message, which
+    team-workspace lacks: recommend --sessions says so with the drift check `toolsearch sessions`
+    uses. The shipped samples were recorded on team-workspace: no warning for them."""
     from toolsearch.analysis.sessions import catalog_drift, load_sessions
 
-    store = ROOT / "sample_sessions" / "state.db"
+    shipped = run_cli("recommend", TEAM, "--context-lengths", "32k", "--goal", "names", "--sessions",
+                      ROOT / "sample_sessions" / "state.db")
+    assert shipped.returncode == 0 and "catalog drift" not in shipped.stderr, shipped.stderr
+    store = ROOT / "tests" / "data" / "renamed-tool-sessions.json"
     base = ("recommend", TEAM, "--context-lengths", "32k", "--goal", "names", "--sessions", store)
     result = run_cli(*base)
     assert result.returncode == 0, result.stderr

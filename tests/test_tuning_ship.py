@@ -45,16 +45,18 @@ def test_a_failure_with_exceptions_says_summary_as_the_table_does() -> None:
 
 
 # --- recorded sessions that ran on another catalog ------------------------------------------------
-# The shipped state.db used mcp__slack__slack_send_message, which the team-workspace sample does not
-# have: "called tools listed by name" then counts this catalog's listing, not the one the sessions ran on.
+# A session recorded before Slack's server renamed slack_send_message (tests/data): the team-workspace
+# sample lacks that tool, so "called tools listed by name" counts this catalog's listing, not the one
+# the sessions ran on. (The shipped sample sessions were recorded on team-workspace: no drift.)
 DRIFTED = "mcp__slack__slack_send_message"
+RENAMED = ROOT / "tests" / "data" / "renamed-tool-sessions.json"
 
 
 def test_the_report_says_the_sessions_ran_on_another_catalog(tmp_path) -> None:
     # the report is read in the review without the terminal's stderr: it must carry the warning
     out = tmp_path / "review.html"
     result = run_cli("report", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names", "--sessions",
-                     ROOT / "sample_sessions" / "state.db", "--no-lint", "--no-strategies", "-o", out)
+                     RENAMED, "--no-lint", "--no-strategies", "-o", out)
     assert result.returncode == 0, result.stderr
     assert "catalog drift" in result.stderr and DRIFTED in result.stderr
     section = out.read_text(encoding="utf-8").split("Recommended settings across context lengths", 1)[1]
@@ -65,10 +67,15 @@ def test_the_report_says_the_sessions_ran_on_another_catalog(tmp_path) -> None:
 def test_the_tuning_page_says_the_sessions_ran_on_another_catalog() -> None:
     from streamlit.testing.v1 import AppTest  # noqa: PLC0415
 
+    from toolsearch.live.guard import launch_token  # noqa: PLC0415
+
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
-    at.query_params.update({"sessions": "state.db", "lengths": "32k,200k,1m"})
+    at.query_params.update({"lengths": "32k,200k,1m"})
     at.run()
     at.switch_page("toolsearch/ui/tuning.py").run()
+    at.text_input(key="tuning_sessions_token").set_value(launch_token()).run()  # AppTest counts as another machine
+    at.text_input(key="tuning_sessions_path").set_value(str(RENAMED)).run()
+    at.button(key="tuning_sessions_read").click().run()
     assert not at.exception, at.exception
     warnings = [str(w.value).replace("\\", "") for w in at.warning]  # markdown escapes
     # in the page's own column names

@@ -1674,6 +1674,28 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
     return " ".join("CATALOG" if not catalogs and i == 2 else _shell_word(w) for i, w in enumerate(words))
 
 
+def gate_lines(rec: MultiRecommendation, *, tool_names: str = "prefixed", profile: str | None = None,
+               scope: str | None = None, catalogs: Sequence[str] = (),
+               client_configs: Sequence[str] = ()) -> list[tuple[str, str | None, str]]:
+    """The lines that gate a build on ``rec``, as ``(label, command, words)``: ``recommend --yaml``
+    writes each as a ``# label: command (words)`` comment, ``recommend --format markdown`` as a
+    ``**Label:**`` line. When it is reached: a ``snapshot`` line first when ``catalogs`` hold MCP
+    client configs (:func:`snapshot_command`), then the ``gate`` line (:func:`check_command`); with
+    a session ``scope``, a ``gate`` line without a command that says why there is none. Not
+    reached: no line (there is no promise to gate)."""
+    if not rec.reached:
+        return []
+    if scope is not None:
+        return [("gate", None, f"none for scope {scope}: toolsearch check judges the whole catalog")]
+    out: list[tuple[str, str | None, str]] = []
+    if any(c in client_configs for c in catalogs):  # check --strict starts no server: it reads their snapshot
+        out.append(("snapshot", snapshot_command(catalogs, client_configs),
+                    "run where the servers start; the gate reads the saved catalog and starts no server"))
+    out.append(("gate", check_command(rec, tool_names=tool_names, profile=profile, catalogs=catalogs,
+                                      client_configs=client_configs), ""))
+    return out
+
+
 def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_name: str, fingerprint: str,
                  version: str, tool_names: str = "prefixed", profile: str | None = None,
                  scope: str | None = None, catalogs: Sequence[str] = (), client_configs: Sequence[str] = (),
@@ -1739,13 +1761,10 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     lines += [f"# {_comment_text(line)}" for line in shorter_length_lines(rec)]
     # one block serves every session: say what the sessions outside the scope get
     lines += [f"# {_comment_text(line)}" for line in outside_scope_lines(rec)]
-    if rec.reached and scope is not None:
-        lines.append(f"# gate: none for scope {_comment_text(scope)}: toolsearch check judges the whole catalog")
-    elif rec.reached:
-        if any(c in client_configs for c in catalogs):  # check --strict starts no server: it reads their snapshot
-            lines.append(f"# snapshot: {_comment_safe(snapshot_command(catalogs, client_configs))} (run where the "
-                         "servers start; the gate reads the saved catalog and starts no server)")
-        lines.append(f"# gate: {_comment_safe(check_command(rec, tool_names=tool_names, profile=profile, catalogs=catalogs, client_configs=client_configs))}")
+    for label, command, words in gate_lines(rec, tool_names=tool_names, profile=profile, scope=scope,
+                                            catalogs=catalogs, client_configs=client_configs):
+        lines.append(f"# {label}: {_comment_safe(command)}" + (f" ({words})" if words else "") if command
+                     else f"# {label}: {_comment_text(words)}")
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)
     return "\n".join(lines) + "\n" + body

@@ -32,6 +32,37 @@ DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors"
 #: The sample events (``sample_skills/events.yaml``) are written for this sample catalog; with
 #: another catalog the default strategy comparison has no task.
 SAMPLE_EVENTS_CATALOG = "team-workspace"
+#: The Strategies page's sample inputs as ``toolsearch strategies`` takes them: the sample skills,
+#: and the sample task's events (written for :data:`SAMPLE_EVENTS_CATALOG`). The command reads them
+#: from any folder (the checkout's files, or an installed wheel's copies).
+SAMPLE_SKILLS_OPTION = ("--skills", "sample_skills")
+SAMPLE_EVENTS_OPTION = ("--events", "sample_skills/events.yaml")
+#: What the command line and the Strategies page both say of where they start.
+STRATEGIES_START_WORDS = (
+    "toolsearch strategies starts with no skills and no task; the app's Strategies page starts with the sample "
+    f"skills ({' '.join(SAMPLE_SKILLS_OPTION)}) and, on the {SAMPLE_EVENTS_CATALOG} catalog, the sample task "
+    f"({' '.join(SAMPLE_EVENTS_OPTION)}): with those options and the sidebar's context length (--context-length) "
+    "the command gives the page's figures")
+
+
+def strategies_command(catalogs: Sequence[str], catalog: str, context_length: int | None,
+                       tokenizer: str) -> str:
+    """The ``toolsearch strategies`` command that computes the Strategies page's sample comparison:
+    ``catalogs`` as a command names them (``[]``: ``CATALOG``), the sample skills, the sample task
+    when ``catalog`` (the sidebar's sample name) is :data:`SAMPLE_EVENTS_CATALOG`, the context
+    length (tokens, ``None`` = unknown: not given) and the ``tokenizer`` that counts and plans
+    (``--tokenizer`` unless the default). Arguments are shell-quoted."""
+    from ..engine import constants as C  # noqa: PLC0415
+    from .recommend import _length_arg, _shell_word  # noqa: PLC0415
+
+    words = ["toolsearch", "strategies", *(catalogs or ["CATALOG"]), *SAMPLE_SKILLS_OPTION]
+    if catalog == SAMPLE_EVENTS_CATALOG:
+        words += SAMPLE_EVENTS_OPTION
+    if context_length:
+        words += ["--context-length", _length_arg(context_length)]
+    if tokenizer != C.DEFAULT_TOKENIZER:
+        words += ["--tokenizer", tokenizer]
+    return " ".join(w if w == "CATALOG" and not catalogs else _shell_word(w) for w in words)
 
 
 def shipped_query_files(folder: Path | None = None) -> dict[str, Path]:

@@ -253,10 +253,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --sessions: keep every server whose tools the sessions called at names or better, "
                         "as if each were given with --keep (an --except server stays excepted); the output names "
                         "the servers it added")
-    p.add_argument("--yaml", action="store_true",
-                   help="print the harness config block (tools: tool_search:) with where it came from and, when "
-                        "the goal is reached, a '# gate:' line: the toolsearch check command that fails a build "
-                        "when the goal breaks (without --headroom: growth spends the headroom)")
+    p.add_argument("--format", choices=RECOMMEND_FORMATS, default=None,
+                   help="text (default); markdown (for a pull request comment: the table and the gate line); "
+                        "json; yaml: the harness config block (tools: tool_search:) with where it came from and, "
+                        "when the goal is reached, a '# gate:' line: the toolsearch check command that fails a "
+                        "build when the goal breaks (without --headroom: growth spends the headroom)")
+    p.add_argument("--yaml", action="store_true", help="the same as --format yaml")
 
     p = sub.add_parser("snapshot", help="connect to the servers of MCP client config files and write their "
                                         "tools as a catalog file (server info included; exit 1 when a server did not "
@@ -1033,6 +1035,21 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     return 0
 
 
+#: ``toolsearch recommend --format`` values; ``--json`` and ``--yaml`` are the same as json and yaml.
+RECOMMEND_FORMATS = ("text", "markdown", "json", "yaml")
+
+
+def recommend_format(args: argparse.Namespace) -> str:
+    """The output format ``recommend`` was asked for: ``--format``, or its aliases ``--json`` and
+    ``--yaml``; ``text`` when none is given. Raises :class:`UsageError` when they name two formats."""
+    asked = {f for f, given in (("json", args.json), ("yaml", args.yaml), (args.format, args.format)) if given}
+    if len(asked) > 1:
+        options = [f"--format {args.format}" if args.format else None, "--json" if args.json else None,
+                   "--yaml" if args.yaml else None]
+        raise UsageError(f"recommend: {' and '.join(o for o in options if o)}: choose one")
+    return asked.pop() if asked else "text"
+
+
 def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets: Sequence[str] = (),
                    config_servers: Sequence[tuple[str, Sequence[str]]] = ()) -> int:
     from .. import __version__  # noqa: PLC0415
@@ -1040,14 +1057,14 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
                                       add_whole_catalog, export_block, lowered_changes, lowered_servers, outcome_rows, recommend_for_contexts,
                                       recommendation_lines, servers_without_tools, sessions_line)
+    from .review import recommendation_markdown  # noqa: PLC0415
     from ..live.client import catalog_key  # noqa: PLC0415
 
     refuse_unlisted_servers("recommend", "", inspector)
     refuse_unread_items("recommend", inspector)
     if not args.context_lengths:
         raise UsageError("recommend: --context-lengths: expected at least one context length")
-    if args.json and args.yaml:
-        raise UsageError("recommend: --json and --yaml: choose one")
+    fmt = recommend_format(args)
     goal, length_goals = goal_for("recommend", args, inspector)
     if args.keep_called and not args.session_sources:
         keep_for("recommend", args, inspector, None)  # refuses: the servers to keep come from the sessions
@@ -1068,14 +1085,14 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                 inspector.scope.name)
     status = decided(0 if rec.reached else 1)
     lowered = lowered_changes(ladder, config, rec)  # where it lists less than the current settings
-    if args.yaml:
+    if fmt == "yaml":
         sys.stdout.write(export_block(rec, config, catalog_name=inspector.catalog.name,
                                       fingerprint=catalog_key(inspector.scoped(None).catalog), version=__version__,
                                       tool_names=args.tool_names, profile=args.profile,
                                       scope=inspector.scope.name if inspector.scope is not None else None,
                                       **gate_files(args.sources, config_servers), lowered=lowered))
         return status
-    if args.json:
+    if fmt == "json":
         data = rec.to_dict()
         data["current"] = {"threshold_pct": config.threshold_pct, "listing_max_tokens": config.listing_max_tokens}
         data["lower_than_current"] = [{"context_length": c, "change": change, "no_longer_named": list(lost)}
@@ -1094,10 +1111,17 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       "not_named": list(lost)} for c, lost in rec.outside_scope]
         print_json(data)
         return status
-    for line in recommendation_lines(rec, config, lowered):
-        print(one_line(line))  # one line each: a tab or line break in a server name is written as an escape
     header = list(OUTCOME_COLUMNS) + (list(SESSION_COLUMNS) if args.session_sources else [])
     rows = outcome_rows(rec, sessions=bool(args.session_sources))
+    if fmt == "markdown":
+        sys.stdout.write(recommendation_markdown(rec, config, lowered, header, rows,
+                                                 sessions=sessions_line(rec) if args.session_sources else None,
+                                                 tool_names=args.tool_names, profile=args.profile,
+                                                 scope=inspector.scope.name if inspector.scope is not None else None,
+                                                 **gate_files(args.sources, config_servers)))
+        return status
+    for line in recommendation_lines(rec, config, lowered):
+        print(one_line(line))  # one line each: a tab or line break in a server name is written as an escape
     print(_table(rows, header))
     if args.session_sources:
         print(sessions_line(rec))

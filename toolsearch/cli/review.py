@@ -486,6 +486,41 @@ def _md(text: str) -> str:
     return " ".join(words)
 
 
+def _code(text: str) -> str:
+    """``text`` as one Markdown code span (a command to copy): shown literally, whatever backticks it holds."""
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def recommendation_markdown(rec: Any, config: ToolSearchConfig, lowered: Sequence[tuple[int | None, str]],
+                            header: Sequence[str], rows: Sequence[Sequence[Any]], *, sessions: str | None = None,
+                            tool_names: str = "prefixed", profile: str | None = None, scope: str | None = None,
+                            catalogs: Sequence[str] = (), client_configs: Sequence[str] = ()) -> str:
+    """``toolsearch recommend --format markdown``: a pull request comment with a heading (reached or
+    not), the recommendation's lines as a list (the words of
+    :func:`~toolsearch.analysis.recommend.recommendation_lines`), the per-length table (``header``
+    and ``rows`` of :func:`~toolsearch.analysis.recommend.outcome_rows`, numbers with thousands
+    separators), the ``sessions`` line under it and the gate line
+    (:func:`~toolsearch.analysis.recommend.gate_lines`, the command in a code span). Catalog text
+    (server names) is escaped: it shows literally and pings no one. Returns text ending in a newline."""
+    from ..analysis.recommend import gate_lines, recommendation_lines  # noqa: PLC0415
+
+    verdict = ("reached at every length" if rec.reached else "not reachable at every listed context length")
+    out = [f"### toolsearch recommend: {_md(rec.goal_words)}, {verdict}", ""]
+    out += [f"- {_md(line)}" for line in recommendation_lines(rec, config, lowered)]
+    out += ["", "| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(_md(f"{cell:,}" if isinstance(cell, int) else cell) for cell in row) + " |"
+            for row in rows]
+    if sessions:
+        out += ["", _md(sessions)]
+    for label, command, words in gate_lines(rec, tool_names=tool_names, profile=profile, scope=scope,
+                                            catalogs=catalogs, client_configs=client_configs):
+        out += ["", f"**{label[0].upper()}{label[1:]}:** " + (_code(command) + (f" ({_md(words)})" if words else "")
+                                                             if command else _md(words))]
+    return "\n".join(out) + "\n"
+
+
 def _change_text(change: check_mod.BaselineChange | None, outcome: Any) -> str:
     if change is None:
         return ""

@@ -9,7 +9,8 @@
 ``--json`` prints one object: ``sessions``, ``searches`` (one per query), ``recorded``
 (``empty``, ``found_called``), ``replay`` (per variant: ``empty``, ``found_called``, ``drift``;
 ``reference`` always), ``per_session`` (events, queries recorded vs replayed, listing what-if),
-``aggregates`` (overall, per model, top failed queries, top missed queries) and ``problems`` (skipped lines and
+``aggregates`` (overall, per model, top failed queries, top missed queries) and ``problems`` (the catalog's
+warnings and errors as stderr words them, e.g. a server defined in several files and merged; skipped lines and
 sessions); ``catalog_drift`` (tools and servers of the sessions missing from the catalog);
 ``called_listed`` (per context length of ``--context-lengths``: the setting's budget and form,
 ``called_listed``, ``called_total``, ``searches_saved``); each ``per_session`` item has
@@ -279,9 +280,13 @@ def run(args: argparse.Namespace) -> int:
         for warning in [*loaded_catalog.warnings, *config.warnings]:
             print(f"toolsearch: warning: {warning}", file=sys.stderr)
         note_unused_settings(loaded_catalog.settings_files, args.config)
-        for problem in inspector.registration.problems:
-            if problem.severity != "info" and not is_connect_failure(problem):
-                print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+        # what stderr says of the catalog (a server defined in several files and merged, say) is in
+        # --json's problems too, as stderr words it
+        catalog_problems = [f"catalog {problem.severity}: {problem.where}: {problem.message}"
+                            for problem in inspector.registration.problems
+                            if problem.severity != "info" and not is_connect_failure(problem)]
+        for line in catalog_problems:
+            print(f"toolsearch: {line}", file=sys.stderr)
         # a value of the config the catalog was listed from is masked in the sessions as in the servers' output
         loaded = scrub_sessions(load_sessions(args.sessions, args.format, _progress("reading sessions")),
                                 [*loaded_catalog.secret_values(), *config_file_secrets(args.config)],
@@ -308,7 +313,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"toolsearch: wrote {args.export_queries}: {counted(len(data['tasks']), 'labeled task')}",
                   file=sys.stderr)
         if args.json:
-            print_json(report(loaded.sessions, rep, what_if, loaded.problems, **extra))
+            print_json(report(loaded.sessions, rep, what_if, [*catalog_problems, *loaded.problems], **extra))
         else:
             print(format_text(loaded.sessions, rep, what_if, inspector, **extra))
         return 0

@@ -209,6 +209,10 @@ def _run(args: argparse.Namespace) -> int:
     for result in results:
         for note in result.notes:
             print(f"note: {result.strategy}: {note}")
+    if not (args.skills or args.events or args.read or args.use):
+        from ..analysis.review import STRATEGIES_START_WORDS  # noqa: PLC0415
+
+        print(f"note: {STRATEGIES_START_WORDS}")
     if timeline:
         print()
         print("timeline (prompt tokens; 'x' = the cached prefix broke; '!' = the event failed):")

@@ -503,6 +503,17 @@ def _counted_tools(n: int) -> str:
     return f"{n} tool" if n == 1 else f"{n:,} tools"
 
 
+#: The end of the warning a server defined more than once gets (:func:`merged_servers` finds it).
+MERGED_WORDS = "a harness keys servers by name, so their tools are merged into one server"
+
+
+def merged_servers(catalog: Catalog) -> tuple[Problem, ...]:
+    """The warnings of ``catalog``'s servers defined more than once (in several files, or twice in
+    one) whose tools were merged into one server: ``where`` names the server, ``message`` how many
+    times and in which files. Empty when no server was merged."""
+    return tuple(p for p in catalog.problems if p.severity == "warning" and p.message.endswith(MERGED_WORDS))
+
+
 def _merge_servers(catalog: Catalog) -> Catalog:
     """Merge servers that share a name and kind, and report it.
 
@@ -534,7 +545,7 @@ def _merge_servers(catalog: Catalog) -> Catalog:
             skipped=sum(p.skipped for p in parts))
         problems.append(Problem("warning", f"server {quoted_short(name)}",
                                 f"defined {len(parts)} times ({', '.join(o for o in origins if o) or 'one file'}); "
-                                "a harness keys servers by name, so their tools are merged into one server"))
+                                + MERGED_WORDS))
         servers.append(merged)
     return Catalog(catalog.name, tuple(servers), tuple(problems), catalog.sources, catalog.extra)
 

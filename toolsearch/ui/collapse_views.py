@@ -11,6 +11,7 @@ import streamlit as st
 
 from toolsearch.analysis.collapse import CollapseRow, collapse_table
 from toolsearch.analysis.quantities import length_label
+from toolsearch.engine.config import ToolSearchConfig
 from toolsearch.ui import common
 from toolsearch.ui.tables import literal_table
 
@@ -49,19 +50,23 @@ def ctx_text(n: int | None) -> str:
     return length_label(n)
 
 
-def collapse_rows(v: common.View, lengths: list[int | None]) -> list[CollapseRow]:
-    """:func:`collapse_table` of the sidebar's planner, config and tokenizer over ``lengths``
-    (tokens, ``None`` = unknown; kept per planner)."""
+def collapse_rows(v: common.View, lengths: list[int | None],
+                  config: ToolSearchConfig | None = None) -> list[CollapseRow]:
+    """:func:`collapse_table` of the sidebar's planner and tokenizer over ``lengths`` (tokens,
+    ``None`` = unknown; kept per planner), with ``config`` (default: the sidebar's)."""
     planner = v.inspector.planner
-    return shared(planner, ("table", v.config, v.tokenizer, tuple(lengths)),
-                  lambda: collapse_table(planner, v.config, lengths, v.tokenizer))
+    config = config if config is not None else v.config
+    return shared(planner, ("table", config, v.tokenizer, tuple(lengths)),
+                  lambda: collapse_table(planner, config, lengths, v.tokenizer))
 
 
-def show_collapse_table(v: common.View, key: str, lengths: list[int | None]) -> list[CollapseRow]:
-    """The reference collapse against the best one at each of ``lengths`` (sidebar threshold_pct
-    and listing_max_tokens), as a literal-text table under ``key``; returns the rows."""
+def show_collapse_table(v: common.View, key: str, lengths: list[int | None],
+                        config: ToolSearchConfig | None = None) -> list[CollapseRow]:
+    """The reference collapse against the best one at each of ``lengths`` with ``config``'s
+    threshold_pct and listing_max_tokens (default: the sidebar's), as a literal-text table under
+    ``key``; returns the rows."""
     with st.spinner("Comparing the collapse choices…", show_time=True):
-        rows = collapse_rows(v, lengths)
+        rows = collapse_rows(v, lengths, config)
     literal_table([{
         "context length": ctx_text(r.context_length), "budget (tokens)": r.budget,
         "reference form": r.form_label("reference"), "best form": r.form_label("best"),

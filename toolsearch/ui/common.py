@@ -25,7 +25,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from toolsearch.engine import constants as C
-from toolsearch.engine.catalog import Catalog, combine, load_text
+from toolsearch.engine.catalog import Catalog, combine, load_text, merged_servers
 from toolsearch.engine.config import ToolSearchConfig, parse_config
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
@@ -562,6 +562,25 @@ def _combined(sb, samples: dict[str, Path], catalog: Catalog | None, source_key:
     return combined, key, " + ".join([source_label, *more])
 
 
+#: How many merged servers the sidebar names one by one (the rest are counted).
+MERGED_SHOWN = 5
+
+
+def merged_notice(where: Any, catalog: Catalog | None) -> None:
+    """Under the catalog controls: the servers defined more than once in the loaded files (or the
+    samples combined with them) whose tools were merged into one server, in the words the command
+    line writes on stderr and in ``--json``'s problems (:func:`~toolsearch.engine.catalog.merged_servers`).
+    Nothing when no server was merged."""
+    merged = merged_servers(catalog) if catalog is not None else ()
+    if not merged:
+        return
+    lines = [f"{p.where[0].upper()}{p.where[1:]}: {p.message}." for p in merged[:MERGED_SHOWN]]
+    if len(merged) > MERGED_SHOWN:
+        lines.append(f"… and {len(merged) - MERGED_SHOWN:,} more servers merged (all of them under Problems at "
+                     "the top of the page).")
+    where.warning("\n\n".join(md_escape(visible(line)) for line in lines), icon=":material/merge:")
+
+
 def sidebar(page: str | None = None) -> View:
     """Render the shared sidebar and return the current :class:`View`.
 
@@ -575,6 +594,7 @@ def sidebar(page: str | None = None) -> View:
     errors: list[str] = []
     sb = st.sidebar
     catalog, source_key, source_label = _catalog_controls(sb, sample_catalogs(), errors)
+    merged_notice(sb, catalog)
     scope = _scope_sidebar(sb, catalog) if "scope" in groups else selected_scope()
 
     if "budget" in groups:

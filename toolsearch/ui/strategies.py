@@ -21,6 +21,7 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.ui.styles import LIGHT_FILL_TEXT
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import load_source
+from toolsearch.engine.config import parse_config
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes, load_yaml
 from toolsearch.engine.inspector import Inspector
@@ -30,7 +31,8 @@ from toolsearch.analysis.strategies import (harness_switches, switch_tokenizer, 
                                    StrategySettings, Task, dump_events, events_from_text, load_events,
                                    parse_events, task_from_events, task_summary as task_words)
 from toolsearch.analysis.wording import counted
-from toolsearch.analysis.review import SAMPLE_EVENTS_CATALOG  # the catalog the sample events are written for
+from toolsearch.analysis.review import (SAMPLE_EVENTS_CATALOG,  # the catalog the sample events are written for
+                                       STRATEGIES_START_WORDS, strategies_command)
 from toolsearch.analysis.samples import samples_dir
 from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
@@ -148,6 +150,17 @@ else:
     skills = SkillSet()
     default_events: tuple[Event, ...] = ()
     if mode == SKILLS_SAMPLE:
+        # the command line starts elsewhere (no skills, no task): say so, and the command that gives
+        # these figures, with the sidebar's context length and tokenizer
+        unlike = ([] if v.config == parse_config({}) else
+                  ["the sidebar's tools.tool_search settings go in a --config file"]) + \
+                 ([] if v.display_tokenizer == v.tokenizer else
+                  [f"the command counts and plans with one tokenizer, here {v.tokenizer} plans and "
+                   f"{v.display_tokenizer} counts"])
+        command = strategies_command(common.shipped_sample_files(), st.session_state.get("catalog"),
+                                     v.context_length, v.tokenizer)
+        st.caption(common.md_escape(STRATEGIES_START_WORDS[0].upper() + STRATEGIES_START_WORDS[1:] + ". Here: ")
+                   + f"`{command}`" + (common.md_escape(" (" + "; ".join(unlike) + ").") if unlike else ""))
         try:
             skills = _folder_skills(str(SAMPLE_SKILLS), _mtime_key(SAMPLE_SKILLS))
         except ToolsearchError as exc:

@@ -481,14 +481,19 @@ if common.require_catalog(v):
             show_pins(v, multi, lengths, evidence, evidence_labels)
 
     # best collapse per context length (a what-if beside the reference's greedy collapse) -----------
-    st.markdown("**Best collapse per context length** (sidebar threshold_pct and listing_max_tokens)")
+    # at the recommended settings when there is a recommendation: the table answers "what would the
+    # setting this page proposes collapse?", beside the answer above; else the sidebar's
+    collapse_config = multi.apply(cfg) if multi is not None else cfg
+    st.markdown(f"**Best collapse per context length** at the "
+                f"{'recommended' if multi is not None else 'sidebar'} settings (threshold_pct "
+                f"{collapse_config.threshold_pct:g}%, listing_max_tokens {collapse_config.listing_max_tokens:,} tokens)")
     st.caption("The reference collapses the largest names block first. For each context length of the list "
                "above this compares that choice with the best one under the same budget: fewest servers "
                "collapsed, then most tool names shown, then the shortest listing. A what-if, not what the model "
                "sees." + ("" if not lengths_error else " The list above has an error, so the table shows "
                           + ", ".join(context_words(n) for n in FALLBACK_LENGTHS[:-1])
                           + " and an unknown context length instead."))
-    show_collapse_table(v, "tuning_collapse", lengths if not lengths_error else FALLBACK_LENGTHS)
+    show_collapse_table(v, "tuning_collapse", lengths if not lengths_error else FALLBACK_LENGTHS, collapse_config)
 
     # (b) listing form and budget: three charts in tabs, only the open one drawn --------------------
     st.subheader("Listing form over context length, threshold_pct and listing_max_tokens")

@@ -1,0 +1,84 @@
+"""``toolsearch recommend --format text|markdown|json|yaml``: one option for the four outputs, as
+``check`` and ``lint`` have; ``--json`` and ``--yaml`` stay as its aliases. The markdown is a pull
+request comment: the recommendation's lines, the per-length table and the gate line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from conftest import run_cli
+
+ROOT = Path(__file__).absolute().parent.parent
+CATALOG = "sample_catalogs/team-workspace.yaml"
+ASK = ("recommend", CATALOG, "--context-lengths", "32k,200k,1m", "--goal", "names")
+
+
+def test_format_names_the_same_outputs_as_the_aliases():
+    for fmt, alias in (("json", "--json"), ("yaml", "--yaml")):
+        by_format = run_cli(*ASK, "--format", fmt, cwd=ROOT)
+        by_alias = run_cli(*ASK, alias, cwd=ROOT)
+        assert by_format.returncode == by_alias.returncode == 0, by_format.stderr
+        assert by_format.stdout == by_alias.stdout
+    text = run_cli(*ASK, "--format", "text", cwd=ROOT)
+    assert text.returncode == 0 and text.stdout == run_cli(*ASK, cwd=ROOT).stdout
+    # the same format twice is no conflict; two formats are
+    same = run_cli(*ASK, "--format", "json", "--json", cwd=ROOT)
+    assert same.returncode == 0 and same.stdout == run_cli(*ASK, "--json", cwd=ROOT).stdout
+    for extra, words in ((["--format", "markdown", "--json"], "--format markdown and --json: choose one"),
+                         (["--format", "yaml", "--json"], "--format yaml and --json: choose one"),
+                         (["--json", "--yaml"], "--json and --yaml: choose one")):
+        done = run_cli(*ASK, *extra, cwd=ROOT)
+        assert done.returncode == 2 and done.stderr.strip() == f"toolsearch: error: recommend: {words}", done.stderr
+
+
+def test_markdown_is_the_table_and_the_gate_line():
+    done = run_cli(*ASK, "--format", "markdown", cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(run_cli(*ASK, "--json", cwd=ROOT).stdout)
+    block = run_cli(*ASK, "--yaml", cwd=ROOT).stdout
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"### toolsearch recommend: {data['goal_words']}, reached at every length"
+    assert "- threshold\\_pct: " + repr(float(data["threshold_pct"])) in lines
+    assert f"- listing\\_max\\_tokens: {data['listing_max_tokens']}" in lines
+    header = "| context_length | budget | tier | listing_form | listing_tokens | servers_named | tools_named |"
+    start = lines.index(header)
+    assert lines[start + 1] == "|---|---|---|---|---|---|---|"
+    rows = lines[start + 2:start + 2 + len(data["contexts"])]
+    assert [row.split(" | ")[1:5] for row in rows] == [
+        [f"{c['budget']:,}", str(c["tier"]), c["listing_form"], f"{c['listing_tokens']:,}"] for c in data["contexts"]]
+    assert [row.split(" | ")[5] for row in rows] == [f"{c['servers_named']}/{c['servers_total']}"
+                                                     for c in data["contexts"]]
+    # the gate line: the very command the YAML block's '# gate:' comment carries
+    gate = next(line for line in block.splitlines() if line.startswith("# gate: "))[len("# gate: "):]
+    assert lines[-1] == f"**Gate:** `{gate}`"
+    assert gate.startswith("toolsearch check sample_catalogs/team-workspace.yaml --config config.yaml --strict")
+
+
+def test_markdown_when_the_goal_is_out_of_reach_has_no_gate(tmp_path):
+    done = run_cli("recommend", CATALOG, "--context-lengths", "1k", "--goal", "full", "--format", "markdown", cwd=ROOT)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines()[0].endswith(", not reachable at every listed context length")
+    assert "**Gate:**" not in done.stdout
+
+
+def test_markdown_escapes_server_names(tmp_path):
+    """A server name is catalog text: in the comment it pings no one (``@`` only inside a code span)
+    and splits no table cell."""
+    catalog = tmp_path / "c.yaml"
+    catalog.write_text(yaml.safe_dump({"servers": [
+        {"name": f"s{i}@team|x", "tools": [{"name": f"t{j}", "description": "Do a thing with a long description " * 4,
+                                            "inputSchema": {"type": "object"}} for j in range(30)]}
+        for i in range(3)]}), encoding="utf-8")
+    done = run_cli("recommend", catalog, "--context-lengths", "2k", "--goal", "names", "--except", "s0@team|x",
+                   "--format", "markdown")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "- not named: `s0@team\\|x:` may collapse (an exception to the goal); naming it needs a budget of " \
+           "501 tokens" in lines
+    assert lines[-1] == (f"**Gate:** `toolsearch check {catalog} --config config.yaml --strict --context-lengths 2k "
+                         "--goal names --except 's0@team|x'`")
+    for line in lines[:-1]:  # every @ outside the gate line is in a code span
+        assert all(part.count("@") == 0 for part in line.split("`")[::2]), line
