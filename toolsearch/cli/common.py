@@ -544,12 +544,26 @@ def empty_servers(inspector: Inspector) -> list[str]:
 def empty_server_words(empty: Sequence[str], config_path: str | None = None) -> str:
     """What :func:`unconfigured_servers` says of :func:`empty_servers`, without the ``toolsearch:
     warning:`` prefix."""
+    from ..live.client import config_file_servers  # noqa: PLC0415
+
     one = len(empty) == 1
     names = ", ".join(quoted(name) for name in empty)
+    # the snapshot hint names --config only when that file starts the servers; a settings-only file
+    # (just tools.tool_search) lists nothing, so the hint says what kind of file would
+    configured = set(config_file_servers(config_path)) if config_path else set()
+    if config_path and set(empty) <= configured:
+        hint = f"toolsearch snapshot {config_path} -o CATALOG"
+    elif config_path:
+        why = ("configures no MCP server" if not configured
+               else f"does not configure {'it' if one else 'them all'}")
+        hint = (f"toolsearch snapshot CONFIG -o CATALOG, CONFIG being the harness or MCP client config that "
+                f"starts {'it' if one else 'them'}: {config_path} {why}")
+    else:
+        hint = "toolsearch snapshot CONFIG -o CATALOG"
     return (f"{'server ' + names + ' lists' if one else f'{len(empty):,} servers list'} no tools in the catalog"
             f"{'' if one else f' ({names})'}: {'it takes' if one else 'they take'} no room in the listing and no goal "
             f"counts {'it' if one else 'them'}; if {'it has' if one else 'they have'} tools, list them into the catalog "
-            f"again (toolsearch snapshot {config_path or 'CONFIG'} -o CATALOG)")
+            f"again ({hint})")
 
 
 def unconfigured_words(config_path: str, missing: Sequence[str], judged: str = "these figures are for") -> str:
