@@ -156,9 +156,23 @@ def refuse_empty_catalog(command: str, inspector: Inspector, because: str) -> No
     Raises:
         ToolsearchError: naming the files of the empty catalog (exit status 2).
     """
-    if inspector.catalog.tool_count == 0:
-        files = ", ".join(inspector.catalog.sources) or "the catalog"
-        raise ToolsearchError(f"{command}: {files}: no tools, so {because}; give the catalog the harness serves")
+    from ..analysis.quantities import empty_catalog_words  # noqa: PLC0415
+
+    words = empty_catalog_words(inspector.catalog, because)
+    if words:
+        raise ToolsearchError(f"{command}: {words}")
+
+
+def warn_empty_catalog(inspector: Inspector) -> None:
+    """Say on stderr when the catalog has no tools at all, in the words of
+    :func:`refuse_empty_catalog` (``toolsearch: warning: FILES: no tools, so every figure is for an
+    empty catalog …``): a command that prints figures for it (``plan``) would otherwise show tier 0
+    as if all were well."""
+    from ..analysis.quantities import empty_catalog_words  # noqa: PLC0415
+
+    words = empty_catalog_words(inspector.catalog)
+    if words:
+        print(one_line(f"toolsearch: warning: {words}"), file=sys.stderr)
 
 
 def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress: Any = None,
