@@ -1553,7 +1553,8 @@ def sdk_rejections(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
             raw: dict[str, Any] = {**dict(tool.extra), "name": tool.name}
             if tool.description is not None:
                 raw["description"] = tool.description
-            raw["inputSchema"] = tool.input_schema if tool.input_schema is not None else {"type": "object"}
+            if tool.input_schema is not None:  # a missing one is "Field required" to the SDK: not filled in here
+                raw["inputSchema"] = tool.input_schema
             try:
                 wire.Tool.model_validate(raw)
             except ValidationError as exc:
@@ -1565,12 +1566,17 @@ def sdk_rejections(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
                     "sdk-rejects", "error", server.name, tool.name, _wire(server.name, server.kind, tool.name, naming)[0],
                     f"the MCP SDK rejects this tool ({detail}), and with it the server's whole tools/list result: "
                     "SDK-based clients see none of its tools",
-                    _sdk_fix(where), "parameters" if where.startswith("inputSchema") else where))
+                    _sdk_fix(where, tool.input_schema is None), "parameters" if where.startswith("inputSchema") else where))
     return findings
 
 
-def _sdk_fix(where: str) -> str:
-    """The fix line of an ``sdk-rejects`` finding, naming the part of the tool the SDK rejected."""
+def _sdk_fix(where: str, no_input_schema: bool = False) -> str:
+    """The fix line of an ``sdk-rejects`` finding, naming the part of the tool the SDK rejected
+    (``no_input_schema``: the tool has none at all, which this catalog's reader fills in as an empty
+    object schema, but the SDK does not)."""
+    if where == "inputSchema" and no_input_schema:
+        return ('Add an inputSchema: every MCP tool needs one, {"type": "object"} for a tool without '
+                "parameters.")
     if where.startswith("outputSchema"):
         return 'Fix the outputSchema: it must be an object schema with "type": "object" (or leave it out).'
     if where.startswith("inputSchema"):
