@@ -87,7 +87,8 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("catalog", metavar="CATALOG", help="catalog file (catalog YAML/JSON, tools/list JSON, function array) "
                                                       "or an MCP client config (its servers are connected, as in plan)")
     p.add_argument("queries", metavar="QUERIES", nargs="?",
-                   help="labeled query file (YAML): tasks with queries and expected names (or give --test)")
+                   help="labeled query file (YAML): tasks with queries and expected names (or give --test; default: "
+                        "the shipped one named like the catalog, if any, as report finds it)")
     p.add_argument("--test", metavar="FILE", help="the query file to score (instead of QUERIES), with --tune")
     p.add_argument("--tune", metavar="FILE", help="tune each variant's parameters on this query file only, then score "
                                                   "QUERIES (--test) with the tuned values (out of sample)")
@@ -268,7 +269,19 @@ def run(args: argparse.Namespace) -> int:
                 raise ToolsearchError("give the query file either as QUERIES or as --test, not both")
             path = args.queries or args.test
             if not path:
-                raise ToolsearchError("expected a query file (QUERIES or --test FILE)")
+                from ..analysis.review import companion_query_file, shipped_query_files  # noqa: PLC0415
+                from ..engine.readers import source_stem  # noqa: PLC0415
+                from .review import shown_path  # noqa: PLC0415
+
+                found = companion_query_file([args.catalog])
+                if found is None:
+                    shipped = ", ".join(shipped_query_files()) or "none"
+                    raise ToolsearchError(
+                        f"expected a query file (QUERIES or --test FILE): none ships for {quoted(source_stem(args.catalog))} "
+                        f"(shipped query files, found by the catalog's name as report finds them: {shipped})")
+                path = shown_path(found)
+                print(f"toolsearch: note: query file {path} (shipped for this catalog, as report finds it; "
+                      "give QUERIES to score another)", file=sys.stderr)
             if args.tune and args.folds:
                 raise ToolsearchError("give either --tune FILE or --folds K, not both")
             queries = load_queries(path)

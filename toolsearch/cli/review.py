@@ -29,8 +29,8 @@ from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
 from ..analysis.sweep import listing_ladder
 from ..analysis.wording import agree, counted, share_cell
-from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, report_context_length, \
-    review_report, shipped_query_files
+from ..analysis.review import DEFAULT_QUERIES, companion_query_file, default_strategies, report_context_length, \
+    review_report
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
@@ -366,10 +366,16 @@ def _query_file_shown(args: argparse.Namespace, query_file: Path) -> str:
     (``query file team-workspace.yaml`` for the catalog team-workspace.yaml)."""
     if args.query_file:
         return str(args.query_file)
+    return shown_path(query_file)
+
+
+def shown_path(path: Path) -> str:
+    """A file the command found on its own (a shipped query file), as the user can find it: relative
+    to the working folder when it is inside it, else whole."""
     try:
-        return str(query_file.resolve().relative_to(Path.cwd().resolve()))
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
-        return str(query_file)
+        return str(path)
 
 
 def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig,
@@ -383,7 +389,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         if not query_file.is_file():
             raise ReviewUsageError(f"{args.query_file}: --query-file: no such file")
     else:
-        query_file = default_query_file(catalog, shipped_query_files())
+        query_file = companion_query_file(args.sources)
     output = Path(args.output)
     if not output.parent.is_dir():
         raise ReviewUsageError(f"{args.output}: -o: the folder {quoted(str(output.parent))} does not exist")
