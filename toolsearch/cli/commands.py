@@ -43,7 +43,7 @@ from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, warn_empty_catalog, gate_files,
+                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, warn_empty_catalog, flag_warning, gate_files,
                      load_sources)
 
 if TYPE_CHECKING:
@@ -999,7 +999,9 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     if args.threshold_pcts is None:  # like --listing-max-tokens: an exported block checks back as it is
         args.threshold_pcts = [config.threshold_pct] if args.config else list(DEFAULT_THRESHOLD_PCTS)
     # Grid values outside the config ranges are clamped like config values: say so, once each.
-    clamped = dict.fromkeys(w for pct in args.threshold_pcts for cap in (args.listing_max_tokens or [None])
+    lists = {"threshold_pct": "--threshold-pcts value", "listing_max_tokens": "--listing-max-tokens value"}
+    clamped = dict.fromkeys(flag_warning(w, {"threshold_pct": pct, "listing_max_tokens": cap}, lists)
+                            for pct in args.threshold_pcts for cap in (args.listing_max_tokens or [None])
                             for w in config.with_overrides(threshold_pct=pct, listing_max_tokens=cap).warnings
                             if w not in config.warnings)
     for warning in clamped:

@@ -17,7 +17,7 @@ import re
 import stat
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..engine.invisible import json_text, mark_controls, quoted, reveal_line
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
@@ -486,10 +486,12 @@ def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     return with_flags(config, overrides)
 
 
-def with_flags(config: ToolSearchConfig, overrides: dict) -> ToolSearchConfig:
+def with_flags(config: ToolSearchConfig, overrides: dict, options: Mapping[str, str] | None = None) -> ToolSearchConfig:
     """``config`` with the settings flags ``overrides`` (``None``: not given) on top. The config
     file's warnings still hold, except those about a key a flag replaced; the flags' own warnings
-    follow them."""
+    follow them, naming the option as typed (``--threshold-pct 150 is outside 0..100, …``), not a
+    config key the user never wrote. ``options``: the option of each key, when not ``--KEY`` with
+    ``-`` for ``_`` (``diff``'s ``--threshold-pct-a``)."""
     if not any(v is not None for v in overrides.values()):
         return config
     given = [key for key, value in overrides.items() if value is not None]
@@ -498,7 +500,24 @@ def with_flags(config: ToolSearchConfig, overrides: dict) -> ToolSearchConfig:
     kept = [w for w in config.warnings
             if not any(w.startswith(f"tools.tool_search.{key}:") or f": tools.tool_search.{key}:" in w for key in given)]
     overridden = config.with_overrides(**overrides)
-    return dataclasses.replace(overridden, warnings=tuple(dict.fromkeys([*kept, *overridden.warnings])))
+    flagged = [flag_warning(w, overrides, options) for w in overridden.warnings]
+    return dataclasses.replace(overridden, warnings=tuple(dict.fromkeys([*kept, *flagged])))
+
+
+def flag_warning(warning: str, overrides: Mapping[str, Any], options: Mapping[str, str] | None = None) -> str:
+    """A warning the config parser gave a flag's value (``tools.tool_search.KEY: 'VALUE' …``), as
+    the option the user typed (``--KEY VALUE …``); any other warning as it is. ``overrides``: the
+    flags' values by key (``None``: not given); ``options``: the option of a key when not ``--KEY``
+    with ``-`` for ``_``."""
+    from ..engine.config import shown_value  # noqa: PLC0415
+
+    for key, value in overrides.items():
+        head = f"tools.tool_search.{key}: {shown_value(value)} "
+        if value is not None and warning.startswith(head):
+            option = (options or {}).get(key) or "--" + key.replace("_", "-")
+            typed = f"{value:g}" if isinstance(value, float) else value
+            return f"{option} {typed} {warning[len(head):]}"
+    return warning
 
 
 def report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
