@@ -119,10 +119,13 @@ def _common(parser: argparse.ArgumentParser, output: Any = None) -> None:
     parser.add_argument("--connect-timeout", type=_seconds, default=None, metavar="SECONDS",
                         help=f"live servers: seconds per server for start-up + handshake + listing when the config "
                              f"sets no connect_timeout (default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g})")
-    parser.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
-                        help=f"live servers: in 'call', seconds for the tool call itself (default: the config's "
-                             f"timeout, else {C.LIVE_CALL_TIMEOUT_DEFAULT:g}); a larger value also raises the connect "
-                             f"budget. In the other commands (backward compatible): the same as --connect-timeout")
+    if parser.prog.split()[-1] == "call":
+        timeout_help = (f"live servers: seconds for the tool call itself (default: the config's timeout, else "
+                        f"{C.LIVE_CALL_TIMEOUT_DEFAULT:g}); a larger value also raises the connect budget "
+                        "(in the other commands, backward compatible: the same as --connect-timeout)")
+    else:  # the other commands call no tool: --timeout is the connect budget (kept for older scripts)
+        timeout_help = "the same as --connect-timeout"
+    parser.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS", help=timeout_help)
     parser.add_argument("--config", action=Once, metavar="FILE",
                         help="harness config.yaml; its tools.tool_search block is used")
     parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
