@@ -43,7 +43,7 @@ from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, warn_empty_catalog, flag_warning, gate_files,
+                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
                      load_sources)
 
 if TYPE_CHECKING:
@@ -529,6 +529,9 @@ def _say_limit(given: int | None, bridge: Any) -> int:
 def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     bridge = inspector.bridge(config, variant_options(args.variant))
     request: dict[str, Any] = {"queries": args.queries}
+    blank = empty_query_warning(args.queries)
+    if blank:  # the response is the bridge's, unchanged; the user hears what it dropped
+        print(_terminal_safe(reveal(one_line(f"toolsearch: warning: {blank}"))), file=sys.stderr)
     if args.limit is not None:
         request["limit"] = args.limit
     _say_limit(request.get("limit"), bridge)

@@ -520,6 +520,23 @@ def flag_warning(warning: str, overrides: Mapping[str, Any], options: Mapping[st
     return warning
 
 
+def empty_query_warning(queries: Sequence[str], option: str = "-q") -> str | None:
+    """One warning line (without the ``toolsearch: warning:`` prefix) for the queries of ``option``
+    that are empty after trimming, which ``tool_search`` drops without a word (docs/reference.md
+    §6): each named with its place; when every query is empty, that the bridge answers with an
+    error instead. ``None`` when no query is empty."""
+    blank = [(number, query) for number, query in enumerate(queries, 1) if not query.strip()]
+    if not blank:
+        return None
+    named = ", ".join(f"{option} {quoted(query)} (query {number} of {len(queries)})" for number, query in blank)
+    if len(blank) == len(queries):
+        return (f"skipped empty {'query' if len(blank) == 1 else 'queries'}: {named}: tool_search drops a query that is "
+                "empty after trimming (docs/reference.md §6), and with none left it answers with an error")
+    left = len(queries) - len(blank)
+    return (f"skipped empty {'query' if len(blank) == 1 else 'queries'}: {named}: tool_search drops a query that is "
+            f"empty after trimming (docs/reference.md §6) and searched the other {counted(left, 'query', 'queries')}")
+
+
 def report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
     """Config and catalog warnings on stderr (live connect failures were reported as they happened)."""
     from ..live.client import is_connect_failure  # noqa: PLC0415
