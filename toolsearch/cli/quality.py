@@ -163,7 +163,8 @@ def _progress(done: int, total: int, label: str) -> None:
 
 def format_evaluation(ev: Evaluation) -> str:
     """The text report of ``toolsearch eval``: metrics per variant, best rank per task, misses."""
-    from ..analysis.evaluation import task_cell  # noqa: PLC0415
+    from ..analysis.evaluation import (EMPTY_OR_NOT_ACCURACY, NONSENSE_QUERIES_EMPTY, NONSENSE_TASKS_EMPTY,  # noqa: PLC0415
+                                       emptiness_definitions, task_cell)
 
     k = ev.k
     # Names, ids, queries and tool names come from the query file and the catalog: invisible
@@ -179,13 +180,12 @@ def format_evaluation(ev: Evaluation) -> str:
                      mean_reciprocal_rank(m.mrr),
                      share(m.abstention_rate), share(m.query_recall_at_k), share(m.nonsense_queries_empty),
                      share(m.abstention_accuracy), f"{m.answered}/{m.positive}", f"{m.abstained}/{m.abstention}"])
-    out += ["", _table(rows, ["variant", "recall@1", f"recall@{k}", "recall@limit", "MRR", "abstention",
-                              f"query recall@{k}", "nonsense queries empty", "abstention accuracy", "answered",
-                              "abstained"]),
-            f"abstention: nonsense tasks (expected: []) with every query empty; query recall@{k} and nonsense "
-            "queries empty count each query alone; abstention accuracy: tasks empty exactly when they should be; "
-            "answered: tasks with expected tools that returned something. reference is what the model gets; the "
-            "others are what-ifs."]
+    out += ["", _table(rows, ["variant", "recall@1", f"recall@{k}", "recall@limit", "MRR", NONSENSE_TASKS_EMPTY.label,
+                              f"query recall@{k}", NONSENSE_QUERIES_EMPTY.label, EMPTY_OR_NOT_ACCURACY.label,
+                              "answered", "abstained"]),
+            f"{emptiness_definitions()}; query recall@{k}: queries of tasks with expected tools whose first {k} "
+            "matches hold one, each query alone; answered: tasks with expected tools that returned something; "
+            "abstained: nonsense tasks left empty. reference is what the model gets; the others are what-ifs."]
     sources = variant_sources([v.name for v in ev.variants])
     if sources:  # as the Search quality page's caption says it; "the others" only when there are any
         own = any(variant_with_source(v.name) == v.name for v in ev.variants)
@@ -271,7 +271,7 @@ def run(args: argparse.Namespace) -> int:
             if not path:
                 from ..analysis.review import companion_query_file, shipped_query_files  # noqa: PLC0415
                 from ..engine.readers import source_stem  # noqa: PLC0415
-                from .review import shown_path  # noqa: PLC0415
+                from ..analysis.wording import shown_path  # noqa: PLC0415
 
                 found = companion_query_file([args.catalog])
                 if found is None:

@@ -364,18 +364,11 @@ def _query_file_shown(args: argparse.Namespace, query_file: Path) -> str:
     """The query file as the user can find it: as typed, else the shipped one's path (relative to
     the working folder when it is inside it). Its bare name read like the catalog's own file
     (``query file team-workspace.yaml`` for the catalog team-workspace.yaml)."""
+    from ..analysis.wording import shown_path  # noqa: PLC0415
+
     if args.query_file:
         return str(args.query_file)
     return shown_path(query_file)
-
-
-def shown_path(path: Path) -> str:
-    """A file the command found on its own (a shipped query file), as the user can find it: relative
-    to the working folder when it is inside it, else whole."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig,
