@@ -582,6 +582,7 @@ def test_eval_json_shape(mini, mini_queries):
     assert ref["metrics"] == {
         "abstention_rate": 0.5, "query_recall_at_5": 0.6, "nonsense_queries_empty": 0.5, "tasks": 6, "positive_tasks": 4, "abstention_tasks": 2, "recall_at_1": 0.125, "recall_at_5": 0.5,
         "recall_at_limit": 0.5, "mrr": round(1 / 3, 6), "abstention_accuracy": round(4 / 6, 6),
+        "nonsense_tasks_empty": 0.5, "empty_or_not_accuracy": round(4 / 6, 6),  # the shown names, same values
         "abstention_tasks_empty": 1, "positive_tasks_answered": 3, "miss_causes": {"gate": 1, "coverage": 1}}
     assert ref["tasks"][1] == {
         "id": "t2", "queries": ["gizmo", "doohickey"], "expected": [D, G], "kind": "positive",
