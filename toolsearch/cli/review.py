@@ -274,10 +274,10 @@ def run(args: argparse.Namespace) -> int:
             raise ReviewUsageError(f"check --strict: {unconfigured_words(args.config, unconfigured, 'the gate would judge')}, "
                                    "and commit the catalog with the config; or drop --strict to check the catalog as it is")
         if getattr(args, "strict", False) and config.warnings:
-            # a flag out of range (--listing-max-tokens 100) warns under the config key it sets
+            # a flag out of range (--listing-max-tokens 100) warns under the option typed (common.flag_warning)
             flags = [f"--{key.replace('_', '-')}" for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")
                      if getattr(args, key, None) is not None
-                     and any(w.startswith(f"tools.tool_search.{key}:") for w in config.warnings)]
+                     and any(w.startswith(f"--{key.replace('_', '-')} ") for w in config.warnings)]
             parts = ([] if len(flags) == len(config.warnings) else ["the config"]) + flags
             count = len(config.warnings)
             whose = " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
