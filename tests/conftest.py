@@ -7,6 +7,8 @@ gives (``unreg`` → ``kind="unregistered"``, ``mcp:<server>`` → ``kind="mcp",
 
 from __future__ import annotations
 
+import re
+
 import json
 import math
 import os
@@ -644,3 +646,11 @@ def installed_wheel(tmp_path_factory) -> Path:
     _must_run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--no-warn-script-location", wheels[0]],
               env=clean_env())
     return venv / "bin"
+
+
+def timed_out(budget: str, phase: str) -> str:
+    """A regular expression for a live server's timeout reason: ``no answer within BUDGET s while
+    PHASE (timeout)``, with the time stopping the server took when it was noticeable
+    (``(timeout; stopping the server took 2.03 s more)``, toolsearch.live.client.timeout_words)."""
+    return (rf"no answer within {re.escape(budget)} s while {phase} "
+            r"\(timeout(?:; stopping the server took \d+\.\d\d s more)?\)")

@@ -277,7 +277,8 @@ def test_quality_chart_and_table_use_one_share_format():
     assert chart["layout"]["xaxis"]["title"]["text"].startswith("share or MRR (0 to 1), ")
     assert "%" not in json.dumps(chart["layout"]["xaxis"])
     tables = literal_tables(at)
-    shares = {"quality_metrics": ["recall@1", "recall@5", "recall@limit", "MRR", "abstention", "abstention accuracy"],
+    shares = {"quality_metrics": ["recall@1", "recall@5", "recall@limit", "MRR", "nonsense tasks empty",
+                                   "empty-or-not accuracy"],
               "quality_counts": ["query recall@5", "nonsense queries empty"]}
     for key, columns in shares.items():
         table = tables[key]

@@ -84,6 +84,28 @@ def test_a_server_whose_snapshot_lists_no_tools_is_named_on_stderr(tmp_path):
     assert alone.stderr.splitlines() == [warning.replace(config, "CONFIG")]
 
 
+def test_the_snapshot_hint_names_the_config_only_when_it_starts_the_empty_server(tmp_path):
+    """A --config that holds only tools.tool_search (or starts other servers) cannot list the empty
+    server's tools again: the hint names what kind of file would, and why this one does not."""
+    catalog = tmp_path / "catalog.yaml"
+    data = yaml.safe_load(Path(CATALOG).read_text(encoding="utf-8"))
+    data["servers"].append({"name": "stripe", "kind": "mcp", "tools": []})
+    catalog.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    settings_only = tmp_path / "cfg.yaml"
+    settings_only.write_text(SETTINGS, encoding="utf-8")
+    head = ("toolsearch: warning: server 'stripe' lists no tools in the catalog: it takes no room in the listing "
+            "and no goal counts it; if it has tools, list them into the catalog again (toolsearch snapshot CONFIG "
+            "-o CATALOG, CONFIG being the harness or MCP client config that starts it: ")
+    result = run_cli("check", catalog, "--config", settings_only, "--strict", *GATE)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [head + f"{settings_only} configures no MCP server)"]
+    others = tmp_path / "others"
+    others.mkdir()
+    config = write_config(others, "  github: {command: npx, args: [server-github]}\n")
+    result = run_cli("plan", catalog, "--config", config, "--context-length", "32k")
+    assert result.stderr.splitlines() == [head + f"{config} does not configure it)"]
+
+
 def test_a_server_whose_tools_the_reader_skipped_is_left_to_its_catalog_error(tmp_path):
     """A server whose only tool was skipped (a catalog error names it) is not said to list no tools."""
     skipped = tmp_path / "skipped.yaml"

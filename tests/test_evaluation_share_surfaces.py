@@ -22,8 +22,8 @@ CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
 QUERIES = ROOT / "sample_catalogs" / "queries" / "team-workspace-agent.yaml"
 #: Column heading → key of ``eval --json``'s metrics (k = 5).
 COLUMNS = {"recall@1": "recall_at_1", "recall@5": "recall_at_5", "recall@limit": "recall_at_limit", "MRR": "mrr",
-           "abstention": "abstention_rate", "query recall@5": "query_recall_at_5",
-           "nonsense queries empty": "nonsense_queries_empty", "abstention accuracy": "abstention_accuracy"}
+           "nonsense tasks empty": "nonsense_tasks_empty", "query recall@5": "query_recall_at_5",
+           "nonsense queries empty": "nonsense_queries_empty", "empty-or-not accuracy": "empty_or_not_accuracy"}
 
 
 def test_evaluation_share_is_a_three_decimal_fraction():
@@ -52,7 +52,7 @@ def _cli_rows() -> dict[str, dict[str, str]]:
     header = cut(lines[at])
     rows = {}
     for line in lines[at + 2:]:
-        if not line.strip() or line.startswith("abstention:"):
+        if not line.strip() or line.startswith("nonsense tasks empty:"):  # the definitions under the table
             break
         cells = cut(line)
         rows[cells[0]] = dict(zip(header, cells))

@@ -582,6 +582,7 @@ def test_eval_json_shape(mini, mini_queries):
     assert ref["metrics"] == {
         "abstention_rate": 0.5, "query_recall_at_5": 0.6, "nonsense_queries_empty": 0.5, "tasks": 6, "positive_tasks": 4, "abstention_tasks": 2, "recall_at_1": 0.125, "recall_at_5": 0.5,
         "recall_at_limit": 0.5, "mrr": round(1 / 3, 6), "abstention_accuracy": round(4 / 6, 6),
+        "nonsense_tasks_empty": 0.5, "empty_or_not_accuracy": round(4 / 6, 6),  # the shown names, same values
         "abstention_tasks_empty": 1, "positive_tasks_answered": 3, "miss_causes": {"gate": 1, "coverage": 1}}
     assert ref["tasks"][1] == {
         "id": "t2", "queries": ["gizmo", "doohickey"], "expected": [D, G], "kind": "positive",
@@ -598,8 +599,9 @@ def test_eval_text_report(mini, mini_queries):
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == f"query file: mini tasks (6 tasks) on catalog {catalog} (4 deferred tools, names prefixed); limit 2"
-    assert lines[2].split() == ["variant", "recall@1", "recall@5", "recall@limit", "MRR", "abstention", "query",
-                                "recall@5", "nonsense", "queries", "empty", "abstention", "accuracy", "answered", "abstained"]
+    assert lines[2].split() == ["variant", "recall@1", "recall@5", "recall@limit", "MRR", "nonsense", "tasks", "empty",
+                                "query", "recall@5", "nonsense", "queries", "empty", "empty-or-not", "accuracy", "answered",
+                                "abstained"]
     assert lines[4].split() == ["reference", "0.125", "0.500", "0.250", "0.250", "0.500", "0.600", "0.500", "0.667",
                                 "3/4", "1/2"]
     assert "t1    (3)" in out and "t4    NOT EMPTY" in out
@@ -771,9 +773,9 @@ def test_page_tables_equal_the_engine(samples):
     counts = frame(at, "variant", "abstained")
     assert list(table["variant"]) == list(counts["variant"]) == list(DEFAULT_VARIANTS)
     for column, attr in (("recall@1", "recall_at_1"), ("recall@5", "recall_at_k"), ("recall@limit", "recall_at_limit"),
-                         ("MRR", "mrr"), ("abstention", "abstention_rate"), ("query recall@5", "query_recall_at_k"),
+                         ("MRR", "mrr"), ("nonsense tasks empty", "abstention_rate"), ("query recall@5", "query_recall_at_k"),
                          ("nonsense queries empty", "nonsense_queries_empty"),
-                         ("abstention accuracy", "abstention_accuracy")):
+                         ("empty-or-not accuracy", "abstention_accuracy")):
         shown_column = (table if column in table.columns else counts)[column]
         # MRR is no share, but reads on the same scale
         assert list(shown_column) == [shown(getattr(v.metrics, attr)) for v in ev.variants], column

@@ -36,9 +36,11 @@ How a task is scored (``limit`` = the search limit, default ``search_default_lim
   abstention task is correct when every query returns no match; a task with expected tools is
   correct when at least one query returns a match (any tool).
 * Overall: recall and MRR are means over the tasks with expected tools (each task weighs the
-  same); abstention accuracy is the share of *all* tasks that are correct in that sense.
-* Abstention rate: the share of abstention tasks (``expected: []``, nonsense for this catalog)
-  for which every query returned nothing: the price side of the recall trade-off.
+  same); empty-or-not accuracy (:data:`EMPTY_OR_NOT_ACCURACY`, the attribute
+  ``abstention_accuracy``) is the share of *all* tasks that are correct in that sense.
+* Nonsense tasks empty (:data:`NONSENSE_TASKS_EMPTY`, the attribute ``abstention_rate``): the
+  share of abstention tasks (``expected: []``, nonsense for this catalog) for which every query
+  returned nothing: the price side of the recall trade-off.
 * Per query (agents often send one query, and a task's best query hides its weak ones): query
   recall@k is the share of the queries of positive tasks whose first k matches hold an expected
   tool; nonsense queries empty is the share of the queries of abstention tasks that return
@@ -436,6 +438,45 @@ class TaskResult:
 
 
 @dataclass(frozen=True)
+class EmptinessFigure:
+    """One of the figures about empty results, named once for every surface (``eval`` text and
+    JSON, the Search quality page, the HTML report).
+
+    Attributes:
+        label: the column name every surface shows.
+        key: its ``eval --json`` key (older keys stay beside it: ``abstention_rate``, ``abstention_accuracy``).
+        attribute: the :class:`Metrics` attribute that holds it.
+        definition: what it counts, in one clause.
+    """
+
+    label: str
+    key: str
+    attribute: str
+    definition: str
+
+
+#: The share of nonsense tasks (``expected: []``) left empty: every query of the task returned nothing.
+NONSENSE_TASKS_EMPTY = EmptinessFigure(
+    "nonsense tasks empty", "nonsense_tasks_empty", "abstention_rate",
+    "nonsense tasks (expected: []) whose every query returned nothing")
+#: The same per query: each query of a nonsense task counts alone.
+NONSENSE_QUERIES_EMPTY = EmptinessFigure(
+    "nonsense queries empty", "nonsense_queries_empty", "nonsense_queries_empty",
+    "queries of nonsense tasks that returned nothing, each query alone")
+#: The share of all tasks empty exactly when they should be (nonsense tasks empty, the others not).
+EMPTY_OR_NOT_ACCURACY = EmptinessFigure(
+    "empty-or-not accuracy", "empty_or_not_accuracy", "abstention_accuracy",
+    "all tasks empty exactly when they should be (nonsense tasks empty, the others with a match)")
+EMPTINESS_FIGURES = (NONSENSE_TASKS_EMPTY, NONSENSE_QUERIES_EMPTY, EMPTY_OR_NOT_ACCURACY)
+
+
+def emptiness_definitions() -> str:
+    """One line defining :data:`EMPTINESS_FIGURES`, as ``eval`` prints it under its table and the
+    Search quality page captions it: ``nonsense tasks empty: …; nonsense queries empty: …; …``."""
+    return "; ".join(f"{f.label}: {f.definition}" for f in EMPTINESS_FIGURES)
+
+
+@dataclass(frozen=True)
 class Metrics:
     """Overall figures of one variant (see the module docstring for the definitions).
 
@@ -479,6 +520,9 @@ class Metrics:
             "recall_at_1": _round(self.recall_at_1), f"recall_at_{k}": _round(self.recall_at_k),
             "recall_at_limit": _round(self.recall_at_limit), "mrr": _round(self.mrr),
             "abstention_accuracy": _round(self.abstention_accuracy),
+            # the names every surface shows (EMPTINESS_FIGURES); the keys above stay for older readers
+            NONSENSE_TASKS_EMPTY.key: _round(self.abstention_rate),
+            EMPTY_OR_NOT_ACCURACY.key: _round(self.abstention_accuracy),
             "abstention_tasks_empty": self.abstained, "positive_tasks_answered": self.answered,
             "miss_causes": dict(self.miss_causes),
         }

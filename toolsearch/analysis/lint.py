@@ -26,6 +26,9 @@ Rules (:data:`RULES`, in report order):
   (``hermes_tool_search``): the tool and the bridge cannot both be called.
 * ``name-over-64`` (warning): a prefixed MCP name over 64 characters; the reference clamps it to
   ``full[:55] + "_" + sha256[:8]`` (docs/reference.md §21.3), and the finding shows the result.
+* ``name-unrecognizable`` (warning): a server or tool name (prefixed naming) every character of
+  which sanitizing replaces (docs/reference.md §21.2: ``日本語サーバー`` → ``_______``), so the wire name
+  keeps nothing of it; the finding names the original and the wire name.
 * ``duplicate-in-server`` (warning): a server lists the same tool name more than once; the later
   copies are dropped.
 * ``description-empty`` (warning): no description, or whitespace only. MCP tools get the generated
@@ -127,7 +130,8 @@ from .lint_rules import RULES
 from .schema_lint import lint_rows as schema_lint_rows, reported_here
 from ..engine.inspector import Inspector
 from ..engine.listing import short_description
-from ..engine.registration import clamp_tool_name, filter_tool_names, sanitize_name_part
+from ..engine.registration import (clamp_tool_name, filter_tool_names, replaced_entirely, sanitize_name_part,
+                                   unrecognizable_name_words)
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 _NAME_SEPARATORS = re.compile(r"[_.:\-\s]+")
@@ -338,6 +342,13 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
             tools_cfg = server.config.get("tools") if isinstance(server.config.get("tools"), Mapping) else {}
             kept, _ = filter_tool_names(names, tools_cfg)
             names = [n for n in names if n in set(kept)]
+        if naming == "prefixed" and server.kind == "mcp" and names and replaced_entirely(server.name):
+            first = names[0]
+            wire = _wire(server.name, server.kind, first, naming)[0]
+            add("name-unrecognizable", "warning", server.name, "", wire,
+                unrecognizable_name_words("server", server.name, wire, first),
+                "Configure the server under a name with ASCII letters or digits (the config key is the server part "
+                "of every wire name).")
         counts: dict[str, int] = {}
         for n in names:
             counts[n] = counts.get(n, 0) + 1
@@ -345,6 +356,10 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         for raw in dict.fromkeys(names):
             wire, full = _wire(server.name, server.kind, raw, naming)
             by_wire.setdefault(wire, []).append(raw)
+            if naming == "prefixed" and server.kind == "mcp" and replaced_entirely(raw):
+                add("name-unrecognizable", "warning", server.name, raw, wire, unrecognizable_name_words("tool", raw, wire),
+                    "Ask the server's author for a tool name with ASCII letters or digits; the description is "
+                    "then all the model has to go on.")
             if counts[raw] > 1:
                 add("duplicate-in-server", "warning", server.name, raw, wire,
                     f"listed {counts[raw]} times; the harness keeps the first and drops the rest",
@@ -1553,7 +1568,8 @@ def sdk_rejections(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
             raw: dict[str, Any] = {**dict(tool.extra), "name": tool.name}
             if tool.description is not None:
                 raw["description"] = tool.description
-            raw["inputSchema"] = tool.input_schema if tool.input_schema is not None else {"type": "object"}
+            if tool.input_schema is not None:  # a missing one is "Field required" to the SDK: not filled in here
+                raw["inputSchema"] = tool.input_schema
             try:
                 wire.Tool.model_validate(raw)
             except ValidationError as exc:
@@ -1565,12 +1581,17 @@ def sdk_rejections(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
                     "sdk-rejects", "error", server.name, tool.name, _wire(server.name, server.kind, tool.name, naming)[0],
                     f"the MCP SDK rejects this tool ({detail}), and with it the server's whole tools/list result: "
                     "SDK-based clients see none of its tools",
-                    _sdk_fix(where), "parameters" if where.startswith("inputSchema") else where))
+                    _sdk_fix(where, tool.input_schema is None), "parameters" if where.startswith("inputSchema") else where))
     return findings
 
 
-def _sdk_fix(where: str) -> str:
-    """The fix line of an ``sdk-rejects`` finding, naming the part of the tool the SDK rejected."""
+def _sdk_fix(where: str, no_input_schema: bool = False) -> str:
+    """The fix line of an ``sdk-rejects`` finding, naming the part of the tool the SDK rejected
+    (``no_input_schema``: the tool has none at all, which this catalog's reader fills in as an empty
+    object schema, but the SDK does not)."""
+    if where == "inputSchema" and no_input_schema:
+        return ('Add an inputSchema: every MCP tool needs one, {"type": "object"} for a tool without '
+                "parameters.")
     if where.startswith("outputSchema"):
         return 'Fix the outputSchema: it must be an object schema with "type": "object" (or leave it out).'
     if where.startswith("inputSchema"):

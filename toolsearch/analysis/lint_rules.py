@@ -18,6 +18,7 @@ RULES: dict[str, str] = {
     "cross-server-collision": "a wire name produced by two servers: the later one is skipped",
     "too-many-tools": f"more than {C.PROVIDER_MAX_TOOLS} tools in one request ({', '.join(C.PROVIDER_MAX_TOOLS_PROVIDERS)})",
     "name-over-64": "a prefixed name over 64 characters, clamped with a hash suffix",
+    "name-unrecognizable": "a server or tool name whose every character sanitizing replaces, so its wire name keeps none of it",
     "duplicate-in-server": "a server lists the same tool name twice; later copies are dropped",
     "description-empty": "no description (or whitespace only)",
     "description-one-word": "a one-word description",

@@ -351,3 +351,20 @@ def servers_without_tools(inspector: Any) -> tuple[str, ...]:
     with_tools = {tool.server for tool in whole.registration.tools}  # helper tools take room too
     return tuple(server.name for server in whole.catalog.servers
                  if not server.tools and not server.skipped and server.name not in with_tools)
+
+
+#: What a catalog with no tools at all does to the figures, as ``plan`` warns and the app's pages
+#: say it (the commands that would judge it, ``check``, ``lint``, ``recommend``, refuse it instead).
+EMPTY_CATALOG_FIGURES = "every figure is for an empty catalog (tier 0: nothing to defer or list)"
+
+
+def empty_catalog_words(catalog: Any, so: str = EMPTY_CATALOG_FIGURES) -> str | None:
+    """One line for a catalog with no tools at all (``servers: []``, every server's ``tools`` empty:
+    an export step that wrote nothing), as every surface says it: ``FILES: no tools, so SO; give the
+    catalog the harness serves``. ``so``: what it means for this surface (the figures, by default;
+    ``"every goal would hold with nothing judged"`` for ``check``'s refusal). ``None`` when
+    ``catalog`` (a :class:`~toolsearch.engine.catalog.Catalog`) has a tool."""
+    if catalog.tool_count:
+        return None
+    files = ", ".join(catalog.sources) or "the catalog"
+    return f"{files}: no tools, so {so}; give the catalog the harness serves"

@@ -443,10 +443,12 @@ def _quality(evaluation: "Evaluation | None") -> str:
     if evaluation is None:
         return '<p class="muted">Not computed.</p>'
 
+    from .evaluation import EMPTY_OR_NOT_ACCURACY, NONSENSE_QUERIES_EMPTY  # noqa: PLC0415  (names as eval's)
+
     share = evaluation_share  # as eval and the Search quality page print them: 0.833
 
     # Beside the per-task figures, the per-query pair that eval, the Quality page and the docs lead
-    # with: a variant that never comes back empty still scores well on abstention accuracy alone.
+    # with: a variant that never comes back empty still scores well on empty-or-not accuracy alone.
     rows = [(v.name, share(v.metrics.recall_at_1), share(v.metrics.recall_at_k), share(v.metrics.recall_at_limit),
              mean_reciprocal_rank(v.metrics.mrr), share(v.metrics.query_recall_at_k), share(v.metrics.nonsense_queries_empty),
              share(v.metrics.abstention_accuracy), v.metrics.tasks)
@@ -466,7 +468,7 @@ def _quality(evaluation: "Evaluation | None") -> str:
                  f"(outside the session scope, or the query file is for another catalog); they count as misses: "
                  f"{esc(shown)}</p>")
     return head + _table(["variant", "recall@1", f"recall@{evaluation.k}", "recall@limit", "MRR",
-                          f"query recall@{evaluation.k}", "nonsense queries empty", "abstention accuracy", "tasks"],
+                          f"query recall@{evaluation.k}", NONSENSE_QUERIES_EMPTY.label, EMPTY_OR_NOT_ACCURACY.label, "tasks"],
                          rows, numeric=(1, 2, 3, 4, 5, 6, 7, 8))
 
 

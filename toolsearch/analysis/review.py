@@ -78,6 +78,18 @@ def default_query_file(catalog: str, files: dict[str, Path]) -> Path | None:
     return files.get(catalog)
 
 
+def companion_query_file(sources: Sequence[str]) -> Path | None:
+    """The labeled query file ``report`` and ``eval`` score when none is given: the shipped one
+    named like the one catalog file of ``sources`` (``sample_catalogs/queries/team-workspace.yaml``
+    for ``team-workspace.yaml``, wherever the catalog file is); ``None`` for several sources or when
+    none ships for it."""
+    from ..engine.readers import source_stem  # noqa: PLC0415
+
+    if len(sources) != 1:
+        return None
+    return default_query_file(source_stem(sources[0]), shipped_query_files())
+
+
 @dataclass(frozen=True)
 class StrategyComparison:
     """The disclosure strategies compared for a report: ``label`` says for which skills and task."""

@@ -46,8 +46,8 @@ def evaluation_share(share: float | None, missing: str = "—") -> str:
     """A search-quality share as ``toolsearch eval``, the Search quality page, the HTML report, the
     README and the docs print it: a fraction from 0 to 1 with three decimals (``0.938``), never a
     percentage, so that it reads on the scale of MRR beside it. Used for recall@1, recall@k,
-    recall@limit, abstention, query recall@k, nonsense queries empty (called "absent empty" for
-    the third-party sets) and abstention accuracy, and for the targets set on them (``0.950`` of
+    recall@limit, nonsense tasks empty, query recall@k, nonsense queries empty (called "absent
+    empty" for the third-party sets) and empty-or-not accuracy, and for the targets set on them (``0.950`` of
     nonsense queries empty); ``missing`` when there is nothing to divide by.
 
     Shares that are not search-quality figures (of the context, of a budget, of recorded searches)

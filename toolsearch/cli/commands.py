@@ -43,7 +43,7 @@ from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, gate_files,
+                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
                      load_sources)
 
 if TYPE_CHECKING:
@@ -119,10 +119,13 @@ def _common(parser: argparse.ArgumentParser, output: Any = None) -> None:
     parser.add_argument("--connect-timeout", type=_seconds, default=None, metavar="SECONDS",
                         help=f"live servers: seconds per server for start-up + handshake + listing when the config "
                              f"sets no connect_timeout (default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g})")
-    parser.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
-                        help=f"live servers: in 'call', seconds for the tool call itself (default: the config's "
-                             f"timeout, else {C.LIVE_CALL_TIMEOUT_DEFAULT:g}); a larger value also raises the connect "
-                             f"budget. In the other commands (backward compatible): the same as --connect-timeout")
+    if parser.prog.split()[-1] == "call":
+        timeout_help = (f"live servers: seconds for the tool call itself (default: the config's timeout, else "
+                        f"{C.LIVE_CALL_TIMEOUT_DEFAULT:g}); a larger value also raises the connect budget "
+                        "(in the other commands, backward compatible: the same as --connect-timeout)")
+    else:  # the other commands call no tool: --timeout is the connect budget (kept for older scripts)
+        timeout_help = "the same as --connect-timeout"
+    parser.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS", help=timeout_help)
     parser.add_argument("--config", action=Once, metavar="FILE",
                         help="harness config.yaml; its tools.tool_search block is used")
     parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
@@ -528,6 +531,9 @@ def _say_limit(given: int | None, bridge: Any) -> int:
 def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     bridge = inspector.bridge(config, variant_options(args.variant))
     request: dict[str, Any] = {"queries": args.queries}
+    blank = empty_query_warning(args.queries)
+    if blank:  # the response is the bridge's, unchanged; the user hears what it dropped
+        print(_terminal_safe(reveal(one_line(f"toolsearch: warning: {blank}"))), file=sys.stderr)
     if args.limit is not None:
         request["limit"] = args.limit
     _say_limit(request.get("limit"), bridge)
@@ -1001,7 +1007,9 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     if args.threshold_pcts is None:  # like --listing-max-tokens: an exported block checks back as it is
         args.threshold_pcts = [config.threshold_pct] if args.config else list(DEFAULT_THRESHOLD_PCTS)
     # Grid values outside the config ranges are clamped like config values: say so, once each.
-    clamped = dict.fromkeys(w for pct in args.threshold_pcts for cap in (args.listing_max_tokens or [None])
+    lists = {"threshold_pct": "--threshold-pcts value", "listing_max_tokens": "--listing-max-tokens value"}
+    clamped = dict.fromkeys(flag_warning(w, {"threshold_pct": pct, "listing_max_tokens": cap}, lists)
+                            for pct in args.threshold_pcts for cap in (args.listing_max_tokens or [None])
                             for w in config.with_overrides(threshold_pct=pct, listing_max_tokens=cap).warnings
                             if w not in config.warnings)
     for warning in clamped:
@@ -1407,6 +1415,8 @@ def _run(args: argparse.Namespace) -> int:
         _report_loaded(loaded.warnings, config, inspector)
         note_unused_settings(loaded.settings_files, getattr(args, "config", None))
         unconfigured_servers(getattr(args, "config", None), inspector)
+        if args.command != "recommend":  # recommend refuses it, in the same words
+            warn_empty_catalog(inspector)
         scopes = scopes_from_args(args, inspector)
         if args.command == "plan":
             return _cmd_plan(args, inspector, config, scopes, loaded.statuses)

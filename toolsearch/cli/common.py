@@ -17,7 +17,7 @@ import re
 import stat
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..engine.invisible import json_text, mark_controls, quoted, reveal_line
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
@@ -156,9 +156,23 @@ def refuse_empty_catalog(command: str, inspector: Inspector, because: str) -> No
     Raises:
         ToolsearchError: naming the files of the empty catalog (exit status 2).
     """
-    if inspector.catalog.tool_count == 0:
-        files = ", ".join(inspector.catalog.sources) or "the catalog"
-        raise ToolsearchError(f"{command}: {files}: no tools, so {because}; give the catalog the harness serves")
+    from ..analysis.quantities import empty_catalog_words  # noqa: PLC0415
+
+    words = empty_catalog_words(inspector.catalog, because)
+    if words:
+        raise ToolsearchError(f"{command}: {words}")
+
+
+def warn_empty_catalog(inspector: Inspector) -> None:
+    """Say on stderr when the catalog has no tools at all, in the words of
+    :func:`refuse_empty_catalog` (``toolsearch: warning: FILES: no tools, so every figure is for an
+    empty catalog …``): a command that prints figures for it (``plan``) would otherwise show tier 0
+    as if all were well."""
+    from ..analysis.quantities import empty_catalog_words  # noqa: PLC0415
+
+    words = empty_catalog_words(inspector.catalog)
+    if words:
+        print(one_line(f"toolsearch: warning: {words}"), file=sys.stderr)
 
 
 def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress: Any = None,
@@ -472,10 +486,12 @@ def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     return with_flags(config, overrides)
 
 
-def with_flags(config: ToolSearchConfig, overrides: dict) -> ToolSearchConfig:
+def with_flags(config: ToolSearchConfig, overrides: dict, options: Mapping[str, str] | None = None) -> ToolSearchConfig:
     """``config`` with the settings flags ``overrides`` (``None``: not given) on top. The config
     file's warnings still hold, except those about a key a flag replaced; the flags' own warnings
-    follow them."""
+    follow them, naming the option as typed (``--threshold-pct 150 is outside 0..100, …``), not a
+    config key the user never wrote. ``options``: the option of each key, when not ``--KEY`` with
+    ``-`` for ``_`` (``diff``'s ``--threshold-pct-a``)."""
     if not any(v is not None for v in overrides.values()):
         return config
     given = [key for key, value in overrides.items() if value is not None]
@@ -484,7 +500,41 @@ def with_flags(config: ToolSearchConfig, overrides: dict) -> ToolSearchConfig:
     kept = [w for w in config.warnings
             if not any(w.startswith(f"tools.tool_search.{key}:") or f": tools.tool_search.{key}:" in w for key in given)]
     overridden = config.with_overrides(**overrides)
-    return dataclasses.replace(overridden, warnings=tuple(dict.fromkeys([*kept, *overridden.warnings])))
+    flagged = [flag_warning(w, overrides, options) for w in overridden.warnings]
+    return dataclasses.replace(overridden, warnings=tuple(dict.fromkeys([*kept, *flagged])))
+
+
+def flag_warning(warning: str, overrides: Mapping[str, Any], options: Mapping[str, str] | None = None) -> str:
+    """A warning the config parser gave a flag's value (``tools.tool_search.KEY: 'VALUE' …``), as
+    the option the user typed (``--KEY VALUE …``); any other warning as it is. ``overrides``: the
+    flags' values by key (``None``: not given); ``options``: the option of a key when not ``--KEY``
+    with ``-`` for ``_``."""
+    from ..engine.config import shown_value  # noqa: PLC0415
+
+    for key, value in overrides.items():
+        head = f"tools.tool_search.{key}: {shown_value(value)} "
+        if value is not None and warning.startswith(head):
+            option = (options or {}).get(key) or "--" + key.replace("_", "-")
+            typed = f"{value:g}" if isinstance(value, float) else value
+            return f"{option} {typed} {warning[len(head):]}"
+    return warning
+
+
+def empty_query_warning(queries: Sequence[str], option: str = "-q") -> str | None:
+    """One warning line (without the ``toolsearch: warning:`` prefix) for the queries of ``option``
+    that are empty after trimming, which ``tool_search`` drops without a word (docs/reference.md
+    §6): each named with its place; when every query is empty, that the bridge answers with an
+    error instead. ``None`` when no query is empty."""
+    blank = [(number, query) for number, query in enumerate(queries, 1) if not query.strip()]
+    if not blank:
+        return None
+    named = ", ".join(f"{option} {quoted(query)} (query {number} of {len(queries)})" for number, query in blank)
+    if len(blank) == len(queries):
+        return (f"skipped empty {'query' if len(blank) == 1 else 'queries'}: {named}: tool_search drops a query that is "
+                "empty after trimming (docs/reference.md §6), and with none left it answers with an error")
+    left = len(queries) - len(blank)
+    return (f"skipped empty {'query' if len(blank) == 1 else 'queries'}: {named}: tool_search drops a query that is "
+            f"empty after trimming (docs/reference.md §6) and searched the other {counted(left, 'query', 'queries')}")
 
 
 def report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
@@ -544,12 +594,26 @@ def empty_servers(inspector: Inspector) -> list[str]:
 def empty_server_words(empty: Sequence[str], config_path: str | None = None) -> str:
     """What :func:`unconfigured_servers` says of :func:`empty_servers`, without the ``toolsearch:
     warning:`` prefix."""
+    from ..live.client import config_file_servers  # noqa: PLC0415
+
     one = len(empty) == 1
     names = ", ".join(quoted(name) for name in empty)
+    # the snapshot hint names --config only when that file starts the servers; a settings-only file
+    # (just tools.tool_search) lists nothing, so the hint says what kind of file would
+    configured = set(config_file_servers(config_path)) if config_path else set()
+    if config_path and set(empty) <= configured:
+        hint = f"toolsearch snapshot {config_path} -o CATALOG"
+    elif config_path:
+        why = ("configures no MCP server" if not configured
+               else f"does not configure {'it' if one else 'them all'}")
+        hint = (f"toolsearch snapshot CONFIG -o CATALOG, CONFIG being the harness or MCP client config that "
+                f"starts {'it' if one else 'them'}: {config_path} {why}")
+    else:
+        hint = "toolsearch snapshot CONFIG -o CATALOG"
     return (f"{'server ' + names + ' lists' if one else f'{len(empty):,} servers list'} no tools in the catalog"
             f"{'' if one else f' ({names})'}: {'it takes' if one else 'they take'} no room in the listing and no goal "
             f"counts {'it' if one else 'them'}; if {'it has' if one else 'they have'} tools, list them into the catalog "
-            f"again (toolsearch snapshot {config_path or 'CONFIG'} -o CATALOG)")
+            f"again ({hint})")
 
 
 def unconfigured_words(config_path: str, missing: Sequence[str], judged: str = "these figures are for") -> str:

@@ -98,8 +98,11 @@ def _pick(args: argparse.Namespace, key: str, side: str | None) -> Any:
 def _config(args: argparse.Namespace, side: str | None) -> ToolSearchConfig:
     path = _pick(args, "config", side)
     config = load_harness_config(path) if path else parse_config({})
-    overrides = {key: _pick(args, key, side) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
-    return with_flags(config, overrides)  # the file's warnings (a misspelt key) are kept beside the flags
+    keys = ("threshold_pct", "listing_max_tokens", "listing", "enabled")
+    overrides = {key: _pick(args, key, side) for key in keys}
+    options = {key: f"--{key.replace('_', '-')}-{side}" for key in keys  # the side's own flag, when it was given
+               if side is not None and getattr(args, f"{key}_{side}", None) is not None}
+    return with_flags(config, overrides, options)  # the file's warnings (a misspelt key) are kept beside the flags
 
 
 def _inspector(path: str, naming: str, profile_path: str | None, cache: dict, config_path: str | None = None,

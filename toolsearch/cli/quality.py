@@ -87,7 +87,8 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("catalog", metavar="CATALOG", help="catalog file (catalog YAML/JSON, tools/list JSON, function array) "
                                                       "or an MCP client config (its servers are connected, as in plan)")
     p.add_argument("queries", metavar="QUERIES", nargs="?",
-                   help="labeled query file (YAML): tasks with queries and expected names (or give --test)")
+                   help="labeled query file (YAML): tasks with queries and expected names (or give --test; default: "
+                        "the shipped one named like the catalog, if any, as report finds it)")
     p.add_argument("--test", metavar="FILE", help="the query file to score (instead of QUERIES), with --tune")
     p.add_argument("--tune", metavar="FILE", help="tune each variant's parameters on this query file only, then score "
                                                   "QUERIES (--test) with the tuned values (out of sample)")
@@ -162,7 +163,8 @@ def _progress(done: int, total: int, label: str) -> None:
 
 def format_evaluation(ev: Evaluation) -> str:
     """The text report of ``toolsearch eval``: metrics per variant, best rank per task, misses."""
-    from ..analysis.evaluation import task_cell  # noqa: PLC0415
+    from ..analysis.evaluation import (EMPTY_OR_NOT_ACCURACY, NONSENSE_QUERIES_EMPTY, NONSENSE_TASKS_EMPTY,  # noqa: PLC0415
+                                       emptiness_definitions, task_cell)
 
     k = ev.k
     # Names, ids, queries and tool names come from the query file and the catalog: invisible
@@ -178,13 +180,12 @@ def format_evaluation(ev: Evaluation) -> str:
                      mean_reciprocal_rank(m.mrr),
                      share(m.abstention_rate), share(m.query_recall_at_k), share(m.nonsense_queries_empty),
                      share(m.abstention_accuracy), f"{m.answered}/{m.positive}", f"{m.abstained}/{m.abstention}"])
-    out += ["", _table(rows, ["variant", "recall@1", f"recall@{k}", "recall@limit", "MRR", "abstention",
-                              f"query recall@{k}", "nonsense queries empty", "abstention accuracy", "answered",
-                              "abstained"]),
-            f"abstention: nonsense tasks (expected: []) with every query empty; query recall@{k} and nonsense "
-            "queries empty count each query alone; abstention accuracy: tasks empty exactly when they should be; "
-            "answered: tasks with expected tools that returned something. reference is what the model gets; the "
-            "others are what-ifs."]
+    out += ["", _table(rows, ["variant", "recall@1", f"recall@{k}", "recall@limit", "MRR", NONSENSE_TASKS_EMPTY.label,
+                              f"query recall@{k}", NONSENSE_QUERIES_EMPTY.label, EMPTY_OR_NOT_ACCURACY.label,
+                              "answered", "abstained"]),
+            f"{emptiness_definitions()}; query recall@{k}: queries of tasks with expected tools whose first {k} "
+            "matches hold one, each query alone; answered: tasks with expected tools that returned something; "
+            "abstained: nonsense tasks left empty. reference is what the model gets; the others are what-ifs."]
     sources = variant_sources([v.name for v in ev.variants])
     if sources:  # as the Search quality page's caption says it; "the others" only when there are any
         own = any(variant_with_source(v.name) == v.name for v in ev.variants)
@@ -268,7 +269,19 @@ def run(args: argparse.Namespace) -> int:
                 raise ToolsearchError("give the query file either as QUERIES or as --test, not both")
             path = args.queries or args.test
             if not path:
-                raise ToolsearchError("expected a query file (QUERIES or --test FILE)")
+                from ..analysis.review import companion_query_file, shipped_query_files  # noqa: PLC0415
+                from ..engine.readers import source_stem  # noqa: PLC0415
+                from ..analysis.wording import shown_path  # noqa: PLC0415
+
+                found = companion_query_file([args.catalog])
+                if found is None:
+                    shipped = ", ".join(shipped_query_files()) or "none"
+                    raise ToolsearchError(
+                        f"expected a query file (QUERIES or --test FILE): none ships for {quoted(source_stem(args.catalog))} "
+                        f"(shipped query files, found by the catalog's name as report finds them: {shipped})")
+                path = shown_path(found)
+                print(f"toolsearch: note: query file {path} (shipped for this catalog, as report finds it; "
+                      "give QUERIES to score another)", file=sys.stderr)
             if args.tune and args.folds:
                 raise ToolsearchError("give either --tune FILE or --folds K, not both")
             queries = load_queries(path)

@@ -29,8 +29,8 @@ from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
 from ..analysis.sweep import listing_ladder
 from ..analysis.wording import agree, counted, share_cell
-from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, report_context_length, \
-    review_report, shipped_query_files
+from ..analysis.review import DEFAULT_QUERIES, companion_query_file, default_strategies, report_context_length, \
+    review_report
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
@@ -274,10 +274,10 @@ def run(args: argparse.Namespace) -> int:
             raise ReviewUsageError(f"check --strict: {unconfigured_words(args.config, unconfigured, 'the gate would judge')}, "
                                    "and commit the catalog with the config; or drop --strict to check the catalog as it is")
         if getattr(args, "strict", False) and config.warnings:
-            # a flag out of range (--listing-max-tokens 100) warns under the config key it sets
+            # a flag out of range (--listing-max-tokens 100) warns under the option typed (common.flag_warning)
             flags = [f"--{key.replace('_', '-')}" for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")
                      if getattr(args, key, None) is not None
-                     and any(w.startswith(f"tools.tool_search.{key}:") for w in config.warnings)]
+                     and any(w.startswith(f"--{key.replace('_', '-')} ") for w in config.warnings)]
             parts = ([] if len(flags) == len(config.warnings) else ["the config"]) + flags
             count = len(config.warnings)
             whose = " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
@@ -364,12 +364,11 @@ def _query_file_shown(args: argparse.Namespace, query_file: Path) -> str:
     """The query file as the user can find it: as typed, else the shipped one's path (relative to
     the working folder when it is inside it). Its bare name read like the catalog's own file
     (``query file team-workspace.yaml`` for the catalog team-workspace.yaml)."""
+    from ..analysis.wording import shown_path  # noqa: PLC0415
+
     if args.query_file:
         return str(args.query_file)
-    try:
-        return str(query_file.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(query_file)
+    return shown_path(query_file)
 
 
 def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig,
@@ -383,7 +382,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         if not query_file.is_file():
             raise ReviewUsageError(f"{args.query_file}: --query-file: no such file")
     else:
-        query_file = default_query_file(catalog, shipped_query_files())
+        query_file = companion_query_file(args.sources)
     output = Path(args.output)
     if not output.parent.is_dir():
         raise ReviewUsageError(f"{args.output}: -o: the folder {quoted(str(output.parent))} does not exist")

@@ -214,3 +214,7 @@ CACHE_DIFF_CONTEXT_CHARS = 48
 #: The characters a harness turns into ``_`` in a tool or server name (docs/reference.md §21.2): every
 #: code point outside ``[A-Za-z0-9_]`` (a regular expression).
 UNSAFE_NAME_CHARS = r"[^A-Za-z0-9_]"
+
+#: Seconds past a live server's timeout that stopping it may take before the failure line says so
+#: ("… (timeout; stopping the server took 2.04 s more)"), so its "failed after" figure adds up.
+LIVE_STOP_NOTE_SECONDS = 0.1

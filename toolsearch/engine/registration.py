@@ -34,6 +34,24 @@ def sanitize_name_part(value: str | None) -> str:
     return _UNSAFE_NAME_CHARS.sub("_", value or "")
 
 
+def replaced_entirely(name: str | None) -> bool:
+    """Whether sanitizing (docs/reference.md §21.2) replaces every character of a server or tool name
+    that has something besides ``_``: nothing of it is left in the wire name to recognize
+    (``日本語サーバー`` → ``_______``)."""
+    return bool((name or "").strip("_")) and not sanitize_name_part(name).strip("_")
+
+
+def unrecognizable_name_words(what: str, original: str, wire: str, tool: str | None = None) -> str:
+    """What registration notes and ``lint`` (``name-unrecognizable``) say of a name
+    :func:`replaced_entirely` replaces: ``what`` is ``"server"`` or ``"tool"``; ``wire`` the wire
+    name of the tool (of ``tool``, one of the server's tools, for a server)."""
+    if what == "server":
+        return (f"sanitizing replaces every character of the server name {quoted_short(original)}, so its wire names "
+                f"keep nothing of it ({quoted_short(tool or '')} is {quoted_short(wire)}; docs/reference.md §21.2)")
+    return (f"sanitizing replaces every character of the tool name {quoted_short(original)}, so its wire name "
+            f"{quoted_short(wire)} keeps nothing of it (docs/reference.md §21.2)")
+
+
 def clamp_tool_name(full: str) -> str:
     """docs/reference.md §21.3: names over 64 characters become ``full[:55] + "_" + sha256(full)[:8]``."""
     if len(full) <= C.MCP_TOOL_NAME_MAX_LENGTH:
@@ -257,9 +275,15 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
 
     candidates: list[tuple[str, Tool | None, str, str, Any, bool, Any]] = []
     server_prefix = C.MCP_TOOL_NAME_PREFIX + sanitize_name_part(server.name) + C.MCP_NAME_SEPARATOR
+    if prefixed and native and replaced_entirely(server.name):  # a note, nothing changes (§21.2 as is)
+        problems.append(Problem("info", where, unrecognizable_name_words(
+            "server", server.name, clamp_tool_name(server_prefix + sanitize_name_part(native[0].name)), native[0].name)))
     for tool in native:
         # mcp_prefixed_tool_name, with the server's part sanitized once per server
-        wire = clamp_tool_name(server_prefix + sanitize_name_part(tool.name)) if prefixed else tool.name
+        part = sanitize_name_part(tool.name)
+        wire = clamp_tool_name(server_prefix + part) if prefixed else tool.name
+        if prefixed and not part.strip("_") and tool.name.strip("_"):  # replaced_entirely, sanitized once
+            problems.append(Problem("info", where, unrecognizable_name_words("tool", tool.name, wire)))
         description = tool.description
         if server.kind == "mcp":
             description = strip_tag_characters(description) if description else profile.text(

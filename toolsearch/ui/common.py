@@ -705,6 +705,11 @@ def require_catalog(v: View) -> bool:
                 "(catalog YAML/JSON, a recorded tools/list result, or a function array).")
         return False
     catalog_problems(v)
+    from toolsearch.analysis.quantities import empty_catalog_words  # noqa: PLC0415
+
+    empty = empty_catalog_words(v.inspector.catalog)
+    if empty:  # the words plan warns with and check, lint and recommend refuse with
+        st.warning(md_escape(visible(empty + ".")), icon=":material/warning:")
     return True
 
 

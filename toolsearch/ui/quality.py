@@ -26,7 +26,8 @@ from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem, variant_sources
-from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
+from toolsearch.analysis.evaluation import (EMPTY_OR_NOT_ACCURACY, NONSENSE_QUERIES_EMPTY, NONSENSE_TASKS_EMPTY, emptiness_definitions,
+                                             DEFAULT_VARIANTS, EMBEDDING_PROGRESS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
                                             evaluate, evaluate_folds, evaluate_tuned, load_queries, load_queries_text, naming_mismatch, nothing_deferred,
                                             one_sided_folds, one_sided_tuning, repeated_tasks, seen_across_folds, seen_in_tuning, tuning_unknown_note,
                                             task_cell)
@@ -47,8 +48,8 @@ UNKNOWN_SHOWN = 20
 COMBOS = ("unicode+no-gate", "unicode+name-substring", "unicode+agent")
 #: Colors per lint severity: the app's palette for this meaning (toolsearch/analysis/palette.py); variants: palette.variant_colors.
 SEVERITY_COLORS = palette.SEVERITY_COLORS
-METRIC_COLUMNS = ("recall@1", f"recall@{C.EVAL_RECALL_K}", "recall@limit", "MRR", "abstention",
-                  "abstention accuracy")
+METRIC_COLUMNS = ("recall@1", f"recall@{C.EVAL_RECALL_K}", "recall@limit", "MRR", NONSENSE_TASKS_EMPTY.label,
+                  EMPTY_OR_NOT_ACCURACY.label)
 
 
 def queries_dir() -> Path:
@@ -99,9 +100,9 @@ def metrics_rows(ev: Evaluation) -> list[dict[str, Any]]:
         m = variant.metrics
         rows.append({
             "variant": variant.name, "recall@1": m.recall_at_1, f"recall@{ev.k}": m.recall_at_k,
-            "recall@limit": m.recall_at_limit, "MRR": m.mrr, "abstention": m.abstention_rate,
-            f"query recall@{ev.k}": m.query_recall_at_k, "nonsense queries empty": m.nonsense_queries_empty,
-            "abstention accuracy": m.abstention_accuracy,
+            "recall@limit": m.recall_at_limit, "MRR": m.mrr, NONSENSE_TASKS_EMPTY.label: m.abstention_rate,
+            f"query recall@{ev.k}": m.query_recall_at_k, NONSENSE_QUERIES_EMPTY.label: m.nonsense_queries_empty,
+            EMPTY_OR_NOT_ACCURACY.label: m.abstention_accuracy,
             "answered": f"{m.answered}/{m.positive}", "abstained": f"{m.abstained}/{m.abstention}",
             "misses by cause": " · ".join(f"{c} {n}" for c, n in m.miss_causes.items()) or "none",
         })
@@ -111,7 +112,7 @@ def metrics_rows(ev: Evaluation) -> list[dict[str, Any]]:
 def share_columns(ev: Evaluation) -> tuple[str, ...]:
     """The columns of :func:`metrics_rows` that hold shares (0–1); MRR (a mean of 1/rank, also 0 to
     1) is the one figure column that is not a share."""
-    return (*(c for c in METRIC_COLUMNS if c != "MRR"), f"query recall@{ev.k}", "nonsense queries empty")
+    return (*(c for c in METRIC_COLUMNS if c != "MRR"), f"query recall@{ev.k}", NONSENSE_QUERIES_EMPTY.label)
 
 
 def metric_formats(ev: Evaluation) -> dict[str, Callable[[float | None], str]]:
@@ -287,10 +288,9 @@ if common.require_catalog(v):
     st.header("Search quality")
     st.caption("Each task is one tool_search call: its queries and the tools a correct search returns. Ranks are "
                "the best position over the task's queries; recall@k is the share of expected tools ranked k or "
-               "better; MRR is 1/best rank when within the limit, else 0; abstention is the share of nonsense tasks "
-               "(expected: []) whose every query returned nothing; query recall@k and nonsense queries empty count "
-               "each query alone; abstention accuracy is the share of tasks that are empty exactly when they should "
-               "be. reference is what the model gets; every other variant is a what-if. "
+               "better; MRR is 1/best rank when within the limit, else 0; query recall@k counts each query alone. "
+               f"Shares of {emptiness_definitions()}. "
+               "reference is what the model gets; every other variant is a what-if. "
                f"Limit: {config.search_default_limit} (the sidebar's search_default_limit).")
     left, right = st.columns([2, 3])
     with left:
