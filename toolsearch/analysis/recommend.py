@@ -882,7 +882,7 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
                                   length_goals=per_length,
                                   length_budgets=budgets or tuple(budget for _ in lengths),
                                   goal_budget=budget if reached else goal_budget)
-        return _finish(rec, ladder)
+        return _finish(rec, ladder, config)
 
     if not ladder.activated:  # tier 0 everywhere: every schema is sent, every goal holds (as check judges)
         return result(True, None, config.threshold_pct, config.listing_max_tokens, 0, "")
@@ -936,8 +936,9 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     return result(False, None, pct, cap, budget, reason, goal_budget=goal_budget)
 
 
-def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
-    """Fill ``reached_goal``, ``unnamed`` and the growth figures of ``rec`` from its outcomes."""
+def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) -> MultiRecommendation:
+    """Fill ``reached_goal``, ``unnamed`` and the growth figures of ``rec`` from its outcomes
+    (``config``: the current settings, for what a suggested per-length goal would cost)."""
     contexts = rec.contexts
     if rec.reached and not rec.length_goals:
         reached_goal: str | None = rec.goal
@@ -965,6 +966,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
     # every length's states once: per server and length, they made the loop below grow with the
     # square of the servers
     states_at = {c.context_length: ladder.states_of(ladder.step_at(c.budget)) for c in contexts}
+    costs: dict[str, str] = {}  # per suggested goal, what it costs (computed once, named per server)
     unnamed = []
     for name, state in states.items():
         if state in ("full", "names") or rec.inactive:  # tier 0: every schema is sent, no listing to name it
@@ -992,7 +994,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
             # goal missed, and the goal lets it collapse
             excepted = "may collapse (an exception to the goal); " if name in rec.except_servers else ""
             why = f"{name}: {excepted}naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
-            why += _fits_elsewhere(rec, states_at, name, need) or (f"; named at {named_words}" if named_at else "")
+            why += _fits_elsewhere(rec, states_at, name, need, ladder, config, costs) or (f"; named at {named_words}" if named_at else "")
             if name in rec.keep_servers:  # the goal asks for it named: say what would
                 why += _kept_words(rec, name, need)
         elif name in rec.except_servers:
@@ -1023,12 +1025,14 @@ def _kept_words(rec: MultiRecommendation, name: str, need: int) -> str:
 
 
 def _fits_elsewhere(rec: MultiRecommendation, states_at: Mapping[int | None, Mapping[str, str]], name: str,
-                    need: int) -> str:
+                    need: int, ladder: Ladder, config: ToolSearchConfig, costs: dict[str, str]) -> str:
     """With one goal for every length and that goal out of reach at the worst length, the answer
     lists no more at the other lengths either: the words (after the reason) for a server it leaves
     out at lengths where a budget of ``need`` tokens, which names it, fits, with the per-length goal
     that names it there; ``""`` when there is none, or when the goal is per length already.
-    ``states_at``: per context length of ``rec``, each server's state there."""
+    ``states_at``: per context length of ``rec``, each server's state there. The words end with what
+    that goal costs (:func:`suggestion_cost_words`, on ``ladder`` with ``config`` as the current
+    settings; kept in ``costs`` per goal, so several servers share one computation)."""
     worst = rec.worst
     if rec.reached or rec.length_goals or worst.context_length is None:
         return ""
@@ -1042,9 +1046,31 @@ def _fits_elsewhere(rec: MultiRecommendation, states_at: Mapping[int | None, Map
     key = key if "," not in key else str(worst.context_length)  # 12,345 would split the goal list
     # the whole goal as `--goal` takes it: "32k=listed" alone is refused there (the other lengths
     # would have no goal); the Tuning page's per-length field takes the item alone
+    suggested = f"{rec.goal},{key}={reachable}"
+    if suggested not in costs:
+        alternative = recommend_for_contexts(
+            ladder, config, [c.context_length for c in rec.contexts], rec.goal, except_servers=rec.except_servers,
+            keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals={worst.context_length: reachable})
+        costs[suggested] = suggestion_cost_words(alternative)
     return (f"; its names would fit at {_and(_length_word(c) for c in fits)}, where one setting for every length "
             f"leaves it out too: a goal of its own for {context_words(worst.context_length)} lets the longer lengths name it "
-            f"({key}={reachable}; on the command line --goal {rec.goal},{key}={reachable})")
+            f"({key}={reachable}; on the command line --goal {suggested}); {costs[suggested]}")
+
+
+def suggestion_cost_words(rec: MultiRecommendation) -> str:
+    """What the settings of ``rec`` cost, in words, for a goal suggested beside another answer: the two
+    settings, then the listing at every listed length in tokens and as a share of that context length
+    (:func:`toolsearch.analysis.quantities.context_share`, as the report and the large-share lines
+    write it), e.g. ``that goal takes threshold_pct 22.4 and listing_max_tokens 44,789: a listing of
+    38 tokens at 32K (0.1% of the context), 44,789 tokens at 200K (22.4% of the context) and 44,789
+    tokens at 1M (4.5% of the context)``."""
+    parts = []
+    for c in rec.contexts:
+        share = context_share(c.listing_tokens, c.context_length)
+        parts.append(f"{c.listing_tokens:,} tokens {at_length(c.context_length)}"
+                     + (f" ({share} of the context)" if share else ""))
+    return (f"that goal takes threshold_pct {rec.threshold_pct:g} and listing_max_tokens {rec.listing_max_tokens:,}: "
+            f"a listing of {_and(parts)}")
 
 
 def _worse(before: ContextOutcome, after: ContextOutcome) -> bool:
