@@ -9,7 +9,7 @@ import streamlit as st
 from toolsearch.analysis import charts
 from toolsearch.analysis.quantities import form_word
 from toolsearch.ui import common, signals
-from toolsearch.ui.recommendation import (ASKED_KEY, PATH_PREFIX, SERVER_LISTS, SESSION_UPLOADS, ctx_text, dropped_servers,
+from toolsearch.ui.recommendation import (PATH_PREFIX, SERVER_LISTS, SESSION_UPLOADS, ctx_text, dropped_servers,
                                          dropped_words,
                                          ladder_for, missing_words, question_from_state, recommendation_for)
 from toolsearch.ui import session_sources as sources
@@ -275,7 +275,6 @@ if common.require_catalog(v):
                "and why. The list, the goal and the headroom are kept across pages and in the link.")
     st.session_state["tuning_context_preset"] = preset_of(st.session_state.get("tuning_contexts", ""))
     servers = [server.name for server in ladder.servers]
-    st.session_state[ASKED_KEY] = True  # from now on the Report page carries this page's question
     dropped = dropped_servers(servers)  # a link, or another catalog, may name servers this one lacks
     for item in dropped:  # one warning per list
         st.warning(common.md_escape(common.visible(dropped_words([item]))), icon=":material/link_off:")
