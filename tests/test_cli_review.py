@@ -863,3 +863,31 @@ def test_check_rows_name_the_excepted_servers_the_listing_collapsed(tmp_path):
     assert [c["excepted_collapsed"] for c in data["contexts"]] == [["github", "grafana"], ["github"], []]
     markdown = run_cli(*args, "--format", "markdown").stdout
     assert "| holds; excepted, collapsed: github, grafana |" in markdown
+
+
+def test_check_baseline_text_keeps_the_cause_out_of_the_table():
+    """check --baseline in a CI log: each row's "against the baseline" cell is short, and what first
+    changes the tools array is said once under the table, numbered, with the lengths it is for."""
+    text = run_cli("check", TEAM, "--baseline", FIVE, "--context-lengths", "32k,200k,1m", "--goal", "any")
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    rows = lines[4:7]
+    cells = [row.split("holds", 1)[1].strip() for row in rows]
+    data = json.loads(run_cli("check", TEAM, "--baseline", FIVE, "--context-lengths", "32k,200k,1m", "--goal", "any",
+                              "--format", "json").stdout)
+    changes = [c["baseline"] for c in data["contexts"]]
+    for cell, change in zip(cells, changes):
+        assert len(cell) < 100, cell
+        assert change["first_cause"] not in cell
+        assert f"cache: {change['reusable_tokens']:,} of {change['total_tokens']:,} tokens reusable" in cell
+    assert [cell[-3:] for cell in cells] == ["[1]", "[2]", "[2]"]  # 200K and 1M share one cause
+    notes = [line for line in lines if line.startswith("[")]
+    length = [row.split()[0] for row in rows]  # each length as the table writes it
+    assert notes == [
+        f"[1] at {length[0]}, what first changes the tools array (where the cache's reusable part ends): "
+        f"{changes[0]['first_cause']} {changes[0]['more_causes']} more differences change the prefix too; "
+        "toolsearch diff lists them.",
+        f"[2] at {length[1]}, {length[2]}, what first changes the tools array (where the cache's reusable part ends): "
+        f"{changes[1]['first_cause']} {changes[1]['more_causes']} more differences change the prefix too; "
+        "toolsearch diff lists them."]
+    assert text.stdout.count(changes[0]["first_cause"]) == 2  # once per distinct sentence, not per row
