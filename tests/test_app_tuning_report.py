@@ -566,7 +566,9 @@ def test_report_carries_date_version_fingerprint_and_every_result():
     assert re.search(r"<dt>generated</dt><dd>\d{4}-\d\d-\d\d \d\d:\d\d UTC</dd>", about)
     assert f"<dt>toolsearch version</dt><dd>{esc(__version__)}</dd>" in about
     assert f"<dt>catalog fingerprint</dt><dd>{catalog_key(ins.catalog)}</dd>" in about
-    assert "context length 32,000 tokens · threshold_pct 5% · listing_max_tokens 4,000" in about
+    # planned at the Tuning page's shortest length (its defaults), which the row says
+    assert "context length 32,000 tokens (the shortest of " in about
+    assert "· threshold_pct 5% · listing_max_tokens 4,000" in about
     # Search: one row per query with its matches, and the exact response.
     response = ins.bridge(config).tool_search({"queries": ["create issue", "zebra"]})
     search = html_text[html_text.index("<h2>Search (tool_search responses)</h2>"):html_text.index("<h2>Search quality</h2>")]
@@ -826,6 +828,9 @@ def test_a_link_with_a_tuning_goal_opened_on_the_report_page_carries_it():
     assert not plain.exception, plain.exception
     section = report_section(plain.session_state["report_html"])
     assert "Not computed" not in section
+    # the report leads with it, as toolsearch report does
+    assert re.findall(r"<h2>([^<]*)</h2>", plain.session_state["report_html"])[0] == (
+        "Recommended settings across context lengths")
     defaults = recommend_for_contexts(listing_ladder(inspector().planner, config), config,
                                       [32_000, 128_000, 200_000, 1_000_000], "names")
     assert f"listing_max_tokens: {defaults.listing_max_tokens}" in section, section[:2000]
