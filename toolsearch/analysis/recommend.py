@@ -34,7 +34,7 @@ import yaml
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
-from ..engine.wording import counted
+from ..engine.wording import agree, counted
 from .wording import share_cell
 from .quantities import context_share, context_words, form_word, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
 from ..engine.invisible import quoted, reveal, reveal_line
@@ -299,6 +299,9 @@ class MultiRecommendation:
         shorter_lengths: with recorded sessions, the context lengths they recorded that are shorter
             than every listed one (:class:`ShorterLength`: what the recommended settings give there);
             ``()`` without sessions or when there is none.
+        keep_forces: with ``keep_servers``, when keeping them named names other servers the goal
+            alone would let collapse, which ones, why (the listing collapses the largest names block
+            first) and what it costs, in words (:func:`_keep_forces_words`); empty otherwise.
     """
 
     goal: str
@@ -329,6 +332,7 @@ class MultiRecommendation:
     keep_called: KeepCalled | None = None
     shorter_lengths: tuple[ShorterLength, ...] = ()
     no_tools: tuple[str, ...] = ()
+    keep_forces: str = ""
 
     @property
     def worst(self) -> ContextOutcome:
@@ -458,7 +462,7 @@ class MultiRecommendation:
                 "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed],
                 "large_share": [{"context_length": c.context_length, "listing_tokens": c.listing_tokens,
                                  "share_pct": round(share, 1)} for c, share in large_shares(self)],
-                "no_tools": list(self.no_tools),
+                "no_tools": list(self.no_tools), "keep_forces": self.keep_forces,
                 **({"keep_called": self.keep_called.to_dict()} if self.keep_called is not None else {})}
 
     def apply(self, config: ToolSearchConfig) -> ToolSearchConfig:
@@ -1008,7 +1012,51 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     growth = min(c.headroom_tokens for c in contexts) if worst.listing_tokens else 0
     per_tool = worst.listing_tokens / worst.tools_named if worst.tools_named else 0
     tools = int(growth // per_tool) if per_tool else 0
-    return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools)
+    return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools,
+                   keep_forces=_keep_forces_words(rec, ladder, config, states_at))
+
+
+def _keep_forces_words(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig,
+                       states_at: Mapping[int | None, Mapping[str, str]]) -> str:
+    """With servers kept named (``rec.keep_servers``): the servers the kept ones keep named too, at
+    some listed length, that the same goal without them leaves unnamed, and why. The listing
+    collapses the largest names block first, so a kept server keeps every server after it in that
+    order named; the words name the kept server that collapses first and the budget needed with and
+    without the kept servers (the same figure as ``budget needed``). ``""`` when keeping changes no
+    other server's state, or without kept servers. ``states_at``: per length of ``rec``, each
+    server's state there."""
+    if not rec.keep_servers or rec.inactive or not ladder.listing_enabled:
+        return ""
+    alone = recommend_for_contexts(ladder, config, [c.context_length for c in rec.contexts], rec.goal,
+                                   except_servers=rec.except_servers, headroom_pct=rec.headroom_pct,
+                                   length_goals=dict(rec.length_goals))
+    named = ("full", "names")
+    forced: list[str] = []
+    for mine, theirs in zip(rec.contexts, alone.contexts):
+        before = ladder.states_of(ladder.step_at(theirs.budget)) if theirs.tier != 0 else {}
+        for name, state in states_at[mine.context_length].items():
+            if (state in named and before.get(name) not in named and name not in rec.keep_servers
+                    and name not in forced):
+                forced.append(name)
+    if not forced:
+        return ""
+    order = {label: i for i, label in enumerate(ladder.steps[-1].collapsed)} if ladder.steps else {}
+    label = {s.name: s.label for s in ladder.servers}
+    kept = [name for name in rec.keep_servers if name in label]
+    first = min(kept, key=lambda name: (order.get(label[name], len(order)), name))
+    forced.sort(key=lambda name: (order.get(label.get(name), len(order)), name))
+    words = (f"keeping {first} named keeps {_and(forced)} named too: the listing collapses the largest names block "
+             f"first, and {first}'s is collapsed {agree(forced, 'before its', 'before any of theirs')}")
+    if rec.budget_needed is not None and alone.budget_needed is not None:
+        words += (f"; budget needed {rec.budget_needed:,} tokens with the kept servers, "
+                  f"{alone.budget_needed:,} for the goal alone")
+    return words
+
+
+def keep_forces_lines(rec: MultiRecommendation) -> list[str]:
+    """:attr:`MultiRecommendation.keep_forces` as a line of ``recommend`` and the report, and a
+    notice of the Tuning page; ``[]`` when keeping the servers changes no other server's state."""
+    return [rec.keep_forces] if rec.keep_forces else []
 
 
 def _kept_words(rec: MultiRecommendation, name: str, need: int) -> str:
@@ -1181,6 +1229,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     lengths = ", ".join(context_words(c.context_length) for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
     lines += keep_called_lines(rec)
+    lines += keep_forces_lines(rec)
     if rec.reached:
         # written as the config block below writes them (1.0, not 1)
         lines += [f"threshold_pct: {float(rec.threshold_pct)!r}", f"listing_max_tokens: {rec.listing_max_tokens}"]
