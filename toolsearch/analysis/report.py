@@ -319,8 +319,8 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
     same per-length table and the same harness config block as ``recommend --yaml``)."""
     if rec is None:
         return ('<p class="muted">Not computed: it needs the context lengths the config serves and a goal '
-                "(<code>toolsearch report --context-lengths … --goal …</code>, or the Tuning page before the report "
-                "is built in the app).</p>")
+                "(<code>toolsearch report --context-lengths … --goal …</code>; in the app, the Tuning page's context "
+                "lengths and goal).</p>")
     ladder = listing_ladder(inspector.planner, config, rec.planning_tokenizer)
     sessions = any(c.called_total is not None for c in rec.contexts)
     lowered = lowered_changes(ladder, config, rec)
