@@ -782,9 +782,10 @@ def test_report_page_carries_only_the_goal_the_tuning_page_shows():
 
 
 def report_section(html_text: str) -> str:
-    """The report's "Recommended settings across context lengths" section."""
-    return html_text[html_text.index("<h2>Recommended settings across context lengths</h2>"):
-                     html_text.index("<h2>Listing budget</h2>")]
+    """The report's "Recommended settings across context lengths" section (up to the next heading: it
+    comes first when the report carries a recommendation)."""
+    start = html_text.index("<h2>Recommended settings across context lengths</h2>")
+    return html_text[start:html_text.index("<h2>", start + 1)]
 
 
 def carried_caption(at: AppTest) -> str:
