@@ -230,3 +230,21 @@ def test_scopes_page_counts_a_mixed_listing():
     expected = compare_scopes(Inspector.from_files([SAMPLE]), [None, SUPPORT], CONFIG, 8_000)
     assert expected[0].form == "mixed"
     assert list(compare["form"]) == ["mixed 3/9", expected[1].short_label]
+
+
+def test_scopes_page_loads_the_shipped_sample_scopes():
+    """The Scopes page opened with no scopes offers the shipped sample scope files (the catalog's own
+    first); loading one defines its scopes, as reading the same file does."""
+    from toolsearch.engine.scopes import scopes_from_text
+
+    sample = ROOT / "sample_catalogs" / "scopes" / "team-workspace.yaml"
+    expected, _ = scopes_from_text(sample.read_text(encoding="utf-8"), sample.name)
+    at = _app()
+    at.switch_page("toolsearch/ui/scopes.py").run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="scopes_sample_file").value == "team-workspace.yaml"
+    at.button(key="scopes_load_sample").click().run()
+    assert not at.exception, at.exception
+    assert at.sidebar.selectbox(key="scope_choice").options == ["Whole catalog", *[s.name for s in expected]]
+    table = literal_tables(at)["scopes_compare"]
+    assert list(table["scope"])[1:] == [s.name for s in expected]

@@ -241,6 +241,9 @@ def test_tier_change_notice_names_its_cause():
         parse_config({"threshold_pct": 0.0}), 200_000)
     assert (zero.tier, zero.listing_form) != (after.tier, after.listing_form)  # a budget of 0: nothing listed
     assert f"Changed with the last setting: form {after.listing_form} → {zero.listing_form}" in markdown(at)
+    # said once: the notice under the tier bar, not also as a toast with the same words
+    assert [t.value for t in at.toast] == []
+    assert sum("Changed with the last setting" in m.value for m in at.markdown) == 1
 
 
 def test_samples_combine_in_the_sidebar_and_in_the_link():

@@ -575,7 +575,9 @@ def test_report_carries_date_version_fingerprint_and_every_result():
     assert re.search(r"<dt>generated</dt><dd>\d{4}-\d\d-\d\d \d\d:\d\d UTC</dd>", about)
     assert f"<dt>toolsearch version</dt><dd>{esc(__version__)}</dd>" in about
     assert f"<dt>catalog fingerprint</dt><dd>{catalog_key(ins.catalog)}</dd>" in about
-    assert "context length 32K · threshold_pct 5% · listing_max_tokens 4,000" in about
+    # planned at the Tuning page's shortest length (its defaults), which the row says
+    assert "context length 32K (the shortest of " in about
+    assert "· threshold_pct 5% · listing_max_tokens 4,000" in about
     # Search: one row per query with its matches, and the exact response.
     response = ins.bridge(config).tool_search({"queries": ["create issue", "zebra"]})
     search = html_text[html_text.index("<h2>Search (tool_search responses)</h2>"):html_text.index("<h2>Search quality</h2>")]
@@ -789,9 +791,10 @@ def test_report_page_carries_only_the_goal_the_tuning_page_shows():
 
 
 def report_section(html_text: str) -> str:
-    """The report's "Recommended settings across context lengths" section."""
-    return html_text[html_text.index("<h2>Recommended settings across context lengths</h2>"):
-                     html_text.index("<h2>Listing budget</h2>")]
+    """The report's "Recommended settings across context lengths" section (up to the next heading: it
+    comes first when the report carries a recommendation)."""
+    start = html_text.index("<h2>Recommended settings across context lengths</h2>")
+    return html_text[start:html_text.index("<h2>", start + 1)]
 
 
 def carried_caption(at: AppTest) -> str:
@@ -806,13 +809,14 @@ def test_a_link_with_a_tuning_goal_opened_on_the_report_page_carries_it():
     """A link to the Report page that carries the Tuning question: the page asks it of the link's
     catalog itself (no visit to the Tuning page needed), the built report carries the same setting
     as the Tuning page shows, and a server the catalog lacks is named as left out. Without a goal in
-    the link and before the Tuning page ran, the report carries none and the page says where to ask."""
+    the link and before the Tuning page ran, the report carries the Tuning page's default question
+    (its default context lengths, goal and headroom) and the same numbers that page shows for it."""
     query = {"lengths": "32k,200k", "goal": "full", "except": "github,nope"}
     at = open_page("toolsearch/ui/report.py", query)
     assert carried_caption(at) == (
         "Recommended settings across context lengths: the Tuning page's goal (every tool with its short description "
         "(form full), except github (may collapse); context lengths 32K, 200K), for the sidebar's current "
-        "settings. May collapse: nope is not "
+        "settings; change the context lengths and goal there. May collapse: nope is not "
         "a server of this catalog; left out.")
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
@@ -824,13 +828,24 @@ def test_a_link_with_a_tuning_goal_opened_on_the_report_page_carries_it():
     tuning = open_page("toolsearch/ui/tuning.py", query)  # the same number on the Tuning page
     assert metric(tuning, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
     plain = open_page("toolsearch/ui/report.py")
-    assert carried_caption(plain).endswith("open the Tuning page to include them (the context lengths and goal are "
-                                           "chosen there).")
-    assert [(link.label, link.proto.page.rsplit("/", 1)[-1]) for link in plain.get("page_link")] == [
-        ("Context lengths and goal: Tuning", "tuning")]
-    assert not at.get("page_link")  # a question was asked: no link needed
+    assert carried_caption(plain) == (
+        "Recommended settings across context lengths: the Tuning page's goal (every server at names or better; context "
+        "lengths 32K, 128K, 200K, 1M), for the sidebar's current settings; change the context lengths and goal there.")
+    for page in (plain, at):  # where the question is changed, one click away
+        assert [(link.label, link.proto.page.rsplit("/", 1)[-1]) for link in page.get("page_link")] == [
+            ("Context lengths and goal: Tuning", "tuning")]
     plain.button(key="build_report").click().run()
-    assert "Not computed" in report_section(plain.session_state["report_html"])
+    assert not plain.exception, plain.exception
+    section = report_section(plain.session_state["report_html"])
+    assert "Not computed" not in section
+    # the report leads with it, as toolsearch report does
+    assert re.findall(r"<h2>([^<]*)</h2>", plain.session_state["report_html"])[0] == (
+        "Recommended settings across context lengths")
+    defaults = recommend_for_contexts(listing_ladder(inspector().planner, config), config,
+                                      [32_000, 128_000, 200_000, 1_000_000], "names")
+    assert f"listing_max_tokens: {defaults.listing_max_tokens}" in section, section[:2000]
+    plain.switch_page("toolsearch/ui/tuning.py").run()  # the Tuning page opened afterwards: the same number
+    assert metric(plain, "Recommended listing_max_tokens") == f"{defaults.listing_max_tokens:,} tokens"
     # a link whose question cannot be asked (a server in both lists): said, with the reason
     blocked = open_page("toolsearch/ui/report.py", {"lengths": "32k", "except": "slack", "keep": "slack"})
     assert carried_caption(blocked) == (

@@ -291,14 +291,19 @@ def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_i
     assert [u["reason"] for u in data["unnamed"]] == [
         "cloudflare: naming it needs a budget of 46,241 tokens, more than the whole 32K context (32,000 tokens); its names "
         "would fit at 200K and 1M, where one setting for every length leaves it out too: a goal of its own for 32K lets "
-        "the longer lengths name it (32k=listed; on the command line --goal names,32k=listed)"]
+        "the longer lengths name it (32k=listed; on the command line --goal names,32k=listed); that goal takes "
+        "threshold_pct 23.2 and listing_max_tokens 46,241: a listing of 1,491 tokens at 32K (4.7% of the context), "
+        "46,241 tokens at 200K (23.1% of the context) and 46,241 tokens at 1M (4.6% of the context)"]
     # the goal the reason suggests runs as written: the item alone ("32k=listed") is refused by
     # --goal, as the other lengths would have no goal
-    suggested = data["unnamed"][0]["reason"].rsplit("--goal ", 1)[1].rstrip(")")
+    suggested = data["unnamed"][0]["reason"].rsplit("--goal ", 1)[1].split(")", 1)[0]
     assert run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "32k=listed").returncode == 2
     named = _json(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", suggested,
                           "--json"))
     assert named["reached"] is True and [c["servers_named"] for c in named["contexts"]] == [9, 10, 10]
+    # and costs what the reason says it costs
+    assert (named["threshold_pct"], named["listing_max_tokens"]) == (23.2, 46_241)
+    assert [c["listing_tokens"] for c in named["contexts"]] == [1_491, 46_241, 46_241]
 
 
 @pytest.mark.parametrize("args", [

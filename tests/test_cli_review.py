@@ -490,9 +490,14 @@ def _page_report(monkeypatch, tuning: dict | None = None, scope: str | None = No
         at.run()
         assert not at.exception, at.exception
     at.switch_page("toolsearch/ui/report.py").run()
+    at.selectbox(key="report_length").set_value("sidebar").run()  # planned at 200K, as --context-length 200k
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
     return at.session_state["report_html"]
+
+
+#: The Tuning page's default question, which the Report page carries before that page is opened.
+TUNING_DEFAULTS = ("--context-lengths", "32k,128k,200k,1m", "--goal", "names")
 
 
 @pytest.fixture(scope="module")
@@ -500,7 +505,10 @@ def report_at_200k(tmp_path_factory) -> tuple[Path, str]:
     """``report`` of the team sample at 200K with every section (the command's defaults otherwise),
     built once for the tests of this file that compare against it: its output path and HTML."""
     out = tmp_path_factory.mktemp("report") / "report.html"
-    done = run_cli("report", TEAM, "--context-length", "200k", "-o", out)
+    # the recommendation of the Tuning page's default question, as the Report page carries it; the catalog
+    # named from the project folder, as the page's gate line names the shipped sample
+    done = run_cli("report", "sample_catalogs/team-workspace.yaml", "--context-length", "200k", *TUNING_DEFAULTS,
+                   "-o", out, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert f"wrote {out}" in done.stderr
     return out, out.read_text(encoding="utf-8")
@@ -531,8 +539,8 @@ def test_report_carries_the_recommendation_as_recommend_gives_it(tmp_path, monke
     done = run_cli("report", TEAM, "--context-length", "200k", *args, "-o", out)
     assert done.returncode == 0, done.stderr
     html_text = out.read_text(encoding="utf-8")
-    section = html_text[html_text.index("<h2>Recommended settings across context lengths</h2>"):
-                        html_text.index("<h2>Listing budget</h2>")]
+    start = html_text.index("<h2>Recommended settings across context lengths</h2>")
+    section = html_text[start:html_text.index("<h2>", start + 1)]
     text = run_cli("recommend", TEAM, *args)
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
@@ -558,8 +566,8 @@ def test_report_carries_the_recommendation_as_recommend_gives_it(tmp_path, monke
     assert "The rest of this report shows the settings" not in applied.read_text(encoding="utf-8")
     page = _page_report(monkeypatch, {"tuning_contexts": "32k, 200k, 1m", "tuning_multi_goal": "names",
                                       "tuning_headroom": 10.0})
-    page_section = page[page.index("<h2>Recommended settings across context lengths</h2>"):
-                        page.index("<h2>Listing budget</h2>")]
+    start = page.index("<h2>Recommended settings across context lengths</h2>")
+    page_section = page[start:page.index("<h2>", start + 1)]
     # the page's catalog is the shipped sample: its gate line names it as a command takes it from the
     # project folder (sample_catalogs/...), where recommend names the path it was given; the rest is the same
     gate = next(line for line in block.splitlines() if line.startswith("# gate: "))
@@ -595,14 +603,15 @@ def test_report_in_a_scope_is_the_report_page_in_that_scope(tmp_path, monkeypatc
     out = tmp_path / "report.html"
     scope = "support=linear,slack"
     args = ["--context-length", "200k", "--scope", scope, "-o", out]
-    done = run_cli("report", TEAM, *args)
+    done = run_cli("report", "sample_catalogs/team-workspace.yaml", *args, *TUNING_DEFAULTS, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "toolsearch: scope support: servers linear, slack (reaches linear, slack)" in done.stderr
     html_text = out.read_text(encoding="utf-8")
     assert "<th>session scope</th>" in html_text or ">session scope<" in html_text
     # the headline names the scope, not only a row of the catalog table
     assert "<h1>toolsearch report: Team workspace (scope support)</h1>" in html_text
-    assert re.search(r'<p class="sub">Session scope support \(\d+ of 183 tools\) · Context length', html_text)
+    assert re.search(r'<p class="sub">Session scope support \(\d+ of 183 tools\) · Figures below at the current '
+                     r'settings: context length', html_text)
     assert _normalized(html_text) != _normalized(report_at_200k[1])  # the whole catalog's
     assert _normalized(html_text) == _normalized(_page_report(monkeypatch, scope=scope))
     done = run_cli("report", TEAM, *args, "--context-lengths", "32k,200k", "--goal", "names",
@@ -863,3 +872,31 @@ def test_check_rows_name_the_excepted_servers_the_listing_collapsed(tmp_path):
     assert [c["excepted_collapsed"] for c in data["contexts"]] == [["github", "grafana"], ["github"], []]
     markdown = run_cli(*args, "--format", "markdown").stdout
     assert "| holds; excepted, collapsed: github, grafana |" in markdown
+
+
+def test_check_baseline_text_keeps_the_cause_out_of_the_table():
+    """check --baseline in a CI log: each row's "against the baseline" cell is short, and what first
+    changes the tools array is said once under the table, numbered, with the lengths it is for."""
+    text = run_cli("check", TEAM, "--baseline", FIVE, "--context-lengths", "32k,200k,1m", "--goal", "any")
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    rows = lines[4:7]
+    cells = [row.split("holds", 1)[1].strip() for row in rows]
+    data = json.loads(run_cli("check", TEAM, "--baseline", FIVE, "--context-lengths", "32k,200k,1m", "--goal", "any",
+                              "--format", "json").stdout)
+    changes = [c["baseline"] for c in data["contexts"]]
+    for cell, change in zip(cells, changes):
+        assert len(cell) < 100, cell
+        assert change["first_cause"] not in cell
+        assert f"cache: {change['reusable_tokens']:,} of {change['total_tokens']:,} tokens reusable" in cell
+    assert [cell[-3:] for cell in cells] == ["[1]", "[2]", "[2]"]  # 200K and 1M share one cause
+    notes = [line for line in lines if line.startswith("[")]
+    length = [row.split()[0] for row in rows]  # each length as the table writes it
+    assert notes == [
+        f"[1] at {length[0]}, what first changes the tools array (where the cache's reusable part ends): "
+        f"{changes[0]['first_cause']} {changes[0]['more_causes']} more differences change the prefix too; "
+        "toolsearch diff lists them.",
+        f"[2] at {length[1]}, {length[2]}, what first changes the tools array (where the cache's reusable part ends): "
+        f"{changes[1]['first_cause']} {changes[1]['more_causes']} more differences change the prefix too; "
+        "toolsearch diff lists them."]
+    assert text.stdout.count(changes[0]["first_cause"]) == 2  # once per distinct sentence, not per row

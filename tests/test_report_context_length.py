@@ -39,6 +39,10 @@ def _budget_line(context_length: int | None) -> str:
     return f"<b>Budget = min(cap, percentage leg) = {plan.budget:,} tokens</b>"
 
 
+#: How the subtitle starts when the report carries a recommendation: the figures are the current settings'.
+CURRENT = "Figures below at the current settings: context length"
+
+
 def _subtitle(html_text: str) -> str:
     return re.search(r'<p class="sub">([^<]*)</p>', html_text).group(1)
 
@@ -49,7 +53,7 @@ def test_report_with_lengths_is_planned_at_the_shortest_unless_a_length_is_given
     assert done.returncode == 0, done.stderr
     text = out.read_text(encoding="utf-8")
     said = esc("32K (the shortest of --context-lengths)")
-    assert _subtitle(text).startswith(f"Context length {said} · threshold_pct 5%")
+    assert _subtitle(text).startswith(f"{CURRENT} {said} · threshold_pct 5%")
     assert f"<dd>context length {said} · threshold_pct 5%" in text  # About this report
     assert f"<td>context length</td><td>{said}</td>" in text  # Settings
     assert _budget_line(32_000) in text and _budget_line(32_000) != _budget_line(None)
@@ -61,7 +65,7 @@ def test_report_with_lengths_is_planned_at_the_shortest_unless_a_length_is_given
         done = run_cli_process("report", TEAM, "--context-length", given, *LENGTHS, *QUICK, "-o", out)
         assert done.returncode == 0, done.stderr
         text = out.read_text(encoding="utf-8")
-        assert _subtitle(text).startswith(f"Context length {words} · threshold_pct 5%"), given
+        assert _subtitle(text).startswith(f"{CURRENT} {words} · threshold_pct 5%"), given
         assert "shortest of" not in text and _budget_line(budget) in text
     assert "fixed fallback: context length unknown" in text
     helped = run_cli_process("report", "--help")
@@ -98,19 +102,20 @@ def test_report_page_plans_at_the_shortest_tuning_length_unless_the_sidebar_is_c
     assert not at.exception, at.exception
     text = at.session_state["report_html"]
     said = esc("32K (the shortest of the Tuning page's context lengths)")
-    assert _subtitle(text).startswith(f"Context length {said} · threshold_pct 5%")
+    assert _subtitle(text).startswith(f"{CURRENT} {said} · threshold_pct 5%")
     assert _budget_line(32_000) in text
     at.selectbox(key="report_length").set_value("sidebar").run()
     assert any("changed since this report was built" in w.value for w in at.warning)
     at.button(key="build_report").click().run()
     text = at.session_state["report_html"]
-    assert _subtitle(text).startswith("Context length 200K · threshold_pct 5%")
+    assert _subtitle(text).startswith(f"{CURRENT} 200K · threshold_pct 5%")
     assert "shortest of" not in text and _budget_line(200_000) in text
-    # without lengths: the sidebar's, and no choice to make
+    # without lengths in the link: the Tuning page's default lengths, whose shortest is 32K; the sidebar's on request
     plain = _report_page({"ctx": "unknown"})
-    assert not [s for s in plain.selectbox if s.key == "report_length"]
+    assert plain.selectbox(key="report_length").options == ["32K (Tuning's shortest)", "unknown (sidebar)"]
+    plain.selectbox(key="report_length").set_value("sidebar").run()
     plain.button(key="build_report").click().run()
-    assert _subtitle(plain.session_state["report_html"]).startswith("Context length unknown · ")
+    assert _subtitle(plain.session_state["report_html"]).startswith(f"{CURRENT} unknown · ")
 
 
 def test_report_length_choices_read_whole_in_their_half_width_box():

@@ -19,7 +19,7 @@ import yaml
 from conftest import registration, run_cli, write_yaml
 from test_sessions import search_response, tool_calls, write_store
 from toolsearch import __version__
-from toolsearch.analysis.recommend import (check_command, export_block, lowered_changes, lowered_lengths, outcome_change, outcomes,
+from toolsearch.analysis.recommend import (check_command, suggestion_cost_words, export_block, lowered_changes, lowered_lengths, outcome_change, outcomes,
                                            recommend_for_contexts)
 from toolsearch.analysis.sweep import listing_ladder, plan_counts
 from toolsearch.engine.catalog import load_source
@@ -156,7 +156,10 @@ def test_unreachable_names_keeps_nine_of_ten_servers(combined) -> None:
         assert {s.name for s in plan.servers if s.state == "summary"} == {"cloudflare"}
     assert [(u.name, u.state, u.tokens_needed) for u in rec.unnamed] == [("cloudflare", "summary", names_step.tokens)]
     assert rec.unnamed[0].reason == (f"cloudflare: naming it needs a budget of {names_step.tokens:,} tokens, more than the whole 32K "
-                                     f"context (32,000 tokens); its names would fit at 200K and 1M, where one setting for every length leaves it out too: a goal of its own for 32K lets the longer lengths name it (32k=listed; on the command line --goal names,32k=listed)")
+                                     f"context (32,000 tokens); its names would fit at 200K and 1M, where one setting for every length leaves it out too: a goal of its own for 32K lets the longer lengths name it (32k=listed; on the command line --goal names,32k=listed); "
+                                     "that goal takes threshold_pct 23.2 and listing_max_tokens 46,241: a listing of 1,491 tokens at 32K "
+                                     "(4.7% of the context), 46,241 tokens at 200K (23.1% of the context) and 46,241 tokens at 1M "
+                                     "(4.6% of the context)")
 
 
 @pytest.mark.parametrize("contexts, goal", [([60, 32_000], "names"), ([45, 700], "names"), ([150, 40_000], "full"),
@@ -458,5 +461,7 @@ def test_unnamed_reason_says_the_need_includes_headroom(combined) -> None:
     need = tight.unnamed[0].tokens_needed
     assert roomy.unnamed[0].tokens_needed == -(-need * 11 // 10)  # the listing's size plus 10%, rounded up
     assert roomy.unnamed[0].reason == (f"cloudflare: naming it needs a budget of {roomy.unnamed[0].tokens_needed:,} tokens (with 10% "
-                                       "headroom), more than the whole 32K context (32,000 tokens); its names would fit at 200K and 1M, where one setting for every length leaves it out too: a goal of its own for 32K lets the longer lengths name it (32k=listed; on the command line --goal names,32k=listed)")
+                                       "headroom), more than the whole 32K context (32,000 tokens); its names would fit at 200K and 1M, where one setting for every length leaves it out too: a goal of its own for 32K lets the longer lengths name it (32k=listed; on the command line --goal names,32k=listed); "
+                                       + suggestion_cost_words(recommend_for_contexts(ladder, config, LENGTHS, "names", headroom_pct=10,
+                                                                                      length_goals={32_000: "listed"})))
     assert "headroom" not in tight.unnamed[0].reason

@@ -34,7 +34,7 @@ import yaml
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
-from ..engine.wording import counted
+from ..engine.wording import agree, counted
 from .wording import share_cell
 from .quantities import context_share, context_words, form_word, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
 from ..engine.invisible import quoted, reveal, reveal_line
@@ -299,6 +299,9 @@ class MultiRecommendation:
         shorter_lengths: with recorded sessions, the context lengths they recorded that are shorter
             than every listed one (:class:`ShorterLength`: what the recommended settings give there);
             ``()`` without sessions or when there is none.
+        keep_forces: with ``keep_servers``, when keeping them named names other servers the goal
+            alone would let collapse, which ones, why (the listing collapses the largest names block
+            first) and what it costs, in words (:func:`_keep_forces_words`); empty otherwise.
     """
 
     goal: str
@@ -329,6 +332,7 @@ class MultiRecommendation:
     keep_called: KeepCalled | None = None
     shorter_lengths: tuple[ShorterLength, ...] = ()
     no_tools: tuple[str, ...] = ()
+    keep_forces: str = ""
 
     @property
     def worst(self) -> ContextOutcome:
@@ -458,7 +462,7 @@ class MultiRecommendation:
                 "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed],
                 "large_share": [{"context_length": c.context_length, "listing_tokens": c.listing_tokens,
                                  "share_pct": round(share, 1)} for c, share in large_shares(self)],
-                "no_tools": list(self.no_tools),
+                "no_tools": list(self.no_tools), "keep_forces": self.keep_forces,
                 **({"keep_called": self.keep_called.to_dict()} if self.keep_called is not None else {})}
 
     def apply(self, config: ToolSearchConfig) -> ToolSearchConfig:
@@ -882,7 +886,7 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
                                   length_goals=per_length,
                                   length_budgets=budgets or tuple(budget for _ in lengths),
                                   goal_budget=budget if reached else goal_budget)
-        return _finish(rec, ladder)
+        return _finish(rec, ladder, config)
 
     if not ladder.activated:  # tier 0 everywhere: every schema is sent, every goal holds (as check judges)
         return result(True, None, config.threshold_pct, config.listing_max_tokens, 0, "")
@@ -936,8 +940,9 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     return result(False, None, pct, cap, budget, reason, goal_budget=goal_budget)
 
 
-def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
-    """Fill ``reached_goal``, ``unnamed`` and the growth figures of ``rec`` from its outcomes."""
+def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) -> MultiRecommendation:
+    """Fill ``reached_goal``, ``unnamed`` and the growth figures of ``rec`` from its outcomes
+    (``config``: the current settings, for what a suggested per-length goal would cost)."""
     contexts = rec.contexts
     if rec.reached and not rec.length_goals:
         reached_goal: str | None = rec.goal
@@ -965,6 +970,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
     # every length's states once: per server and length, they made the loop below grow with the
     # square of the servers
     states_at = {c.context_length: ladder.states_of(ladder.step_at(c.budget)) for c in contexts}
+    costs: dict[str, str] = {}  # per suggested goal, what it costs (computed once, named per server)
     unnamed = []
     for name, state in states.items():
         if state in ("full", "names") or rec.inactive:  # tier 0: every schema is sent, no listing to name it
@@ -992,7 +998,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
             # goal missed, and the goal lets it collapse
             excepted = "may collapse (an exception to the goal); " if name in rec.except_servers else ""
             why = f"{name}: {excepted}naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
-            why += _fits_elsewhere(rec, states_at, name, need) or (f"; named at {named_words}" if named_at else "")
+            why += _fits_elsewhere(rec, states_at, name, need, ladder, config, costs) or (f"; named at {named_words}" if named_at else "")
             if name in rec.keep_servers:  # the goal asks for it named: say what would
                 why += _kept_words(rec, name, need)
         elif name in rec.except_servers:
@@ -1006,7 +1012,51 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
     growth = min(c.headroom_tokens for c in contexts) if worst.listing_tokens else 0
     per_tool = worst.listing_tokens / worst.tools_named if worst.tools_named else 0
     tools = int(growth // per_tool) if per_tool else 0
-    return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools)
+    return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools,
+                   keep_forces=_keep_forces_words(rec, ladder, config, states_at))
+
+
+def _keep_forces_words(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig,
+                       states_at: Mapping[int | None, Mapping[str, str]]) -> str:
+    """With servers kept named (``rec.keep_servers``): the servers the kept ones keep named too, at
+    some listed length, that the same goal without them leaves unnamed, and why. The listing
+    collapses the largest names block first, so a kept server keeps every server after it in that
+    order named; the words name the kept server that collapses first and the budget needed with and
+    without the kept servers (the same figure as ``budget needed``). ``""`` when keeping changes no
+    other server's state, or without kept servers. ``states_at``: per length of ``rec``, each
+    server's state there."""
+    if not rec.keep_servers or rec.inactive or not ladder.listing_enabled:
+        return ""
+    alone = recommend_for_contexts(ladder, config, [c.context_length for c in rec.contexts], rec.goal,
+                                   except_servers=rec.except_servers, headroom_pct=rec.headroom_pct,
+                                   length_goals=dict(rec.length_goals))
+    named = ("full", "names")
+    forced: list[str] = []
+    for mine, theirs in zip(rec.contexts, alone.contexts):
+        before = ladder.states_of(ladder.step_at(theirs.budget)) if theirs.tier != 0 else {}
+        for name, state in states_at[mine.context_length].items():
+            if (state in named and before.get(name) not in named and name not in rec.keep_servers
+                    and name not in forced):
+                forced.append(name)
+    if not forced:
+        return ""
+    order = {label: i for i, label in enumerate(ladder.steps[-1].collapsed)} if ladder.steps else {}
+    label = {s.name: s.label for s in ladder.servers}
+    kept = [name for name in rec.keep_servers if name in label]
+    first = min(kept, key=lambda name: (order.get(label[name], len(order)), name))
+    forced.sort(key=lambda name: (order.get(label.get(name), len(order)), name))
+    words = (f"keeping {first} named keeps {_and(forced)} named too: the listing collapses the largest names block "
+             f"first, and {first}'s is collapsed {agree(forced, 'before its', 'before any of theirs')}")
+    if rec.budget_needed is not None and alone.budget_needed is not None:
+        words += (f"; budget needed {rec.budget_needed:,} tokens with the kept servers, "
+                  f"{alone.budget_needed:,} for the goal alone")
+    return words
+
+
+def keep_forces_lines(rec: MultiRecommendation) -> list[str]:
+    """:attr:`MultiRecommendation.keep_forces` as a line of ``recommend`` and the report, and a
+    notice of the Tuning page; ``[]`` when keeping the servers changes no other server's state."""
+    return [rec.keep_forces] if rec.keep_forces else []
 
 
 def _kept_words(rec: MultiRecommendation, name: str, need: int) -> str:
@@ -1023,12 +1073,14 @@ def _kept_words(rec: MultiRecommendation, name: str, need: int) -> str:
 
 
 def _fits_elsewhere(rec: MultiRecommendation, states_at: Mapping[int | None, Mapping[str, str]], name: str,
-                    need: int) -> str:
+                    need: int, ladder: Ladder, config: ToolSearchConfig, costs: dict[str, str]) -> str:
     """With one goal for every length and that goal out of reach at the worst length, the answer
     lists no more at the other lengths either: the words (after the reason) for a server it leaves
     out at lengths where a budget of ``need`` tokens, which names it, fits, with the per-length goal
     that names it there; ``""`` when there is none, or when the goal is per length already.
-    ``states_at``: per context length of ``rec``, each server's state there."""
+    ``states_at``: per context length of ``rec``, each server's state there. The words end with what
+    that goal costs (:func:`suggestion_cost_words`, on ``ladder`` with ``config`` as the current
+    settings; kept in ``costs`` per goal, so several servers share one computation)."""
     worst = rec.worst
     if rec.reached or rec.length_goals or worst.context_length is None:
         return ""
@@ -1042,9 +1094,31 @@ def _fits_elsewhere(rec: MultiRecommendation, states_at: Mapping[int | None, Map
     key = key if "," not in key else str(worst.context_length)  # 12,345 would split the goal list
     # the whole goal as `--goal` takes it: "32k=listed" alone is refused there (the other lengths
     # would have no goal); the Tuning page's per-length field takes the item alone
+    suggested = f"{rec.goal},{key}={reachable}"
+    if suggested not in costs:
+        alternative = recommend_for_contexts(
+            ladder, config, [c.context_length for c in rec.contexts], rec.goal, except_servers=rec.except_servers,
+            keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals={worst.context_length: reachable})
+        costs[suggested] = suggestion_cost_words(alternative)
     return (f"; its names would fit at {_and(_length_word(c) for c in fits)}, where one setting for every length "
             f"leaves it out too: a goal of its own for {context_words(worst.context_length)} lets the longer lengths name it "
-            f"({key}={reachable}; on the command line --goal {rec.goal},{key}={reachable})")
+            f"({key}={reachable}; on the command line --goal {suggested}); {costs[suggested]}")
+
+
+def suggestion_cost_words(rec: MultiRecommendation) -> str:
+    """What the settings of ``rec`` cost, in words, for a goal suggested beside another answer: the two
+    settings, then the listing at every listed length in tokens and as a share of that context length
+    (:func:`toolsearch.analysis.quantities.context_share`, as the report and the large-share lines
+    write it), e.g. ``that goal takes threshold_pct 22.4 and listing_max_tokens 44,789: a listing of
+    38 tokens at 32K (0.1% of the context), 44,789 tokens at 200K (22.4% of the context) and 44,789
+    tokens at 1M (4.5% of the context)``."""
+    parts = []
+    for c in rec.contexts:
+        share = context_share(c.listing_tokens, c.context_length)
+        parts.append(f"{c.listing_tokens:,} tokens {at_length(c.context_length)}"
+                     + (f" ({share} of the context)" if share else ""))
+    return (f"that goal takes threshold_pct {rec.threshold_pct:g} and listing_max_tokens {rec.listing_max_tokens:,}: "
+            f"a listing of {_and(parts)}")
 
 
 def _worse(before: ContextOutcome, after: ContextOutcome) -> bool:
@@ -1155,6 +1229,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     lengths = ", ".join(context_words(c.context_length) for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
     lines += keep_called_lines(rec)
+    lines += keep_forces_lines(rec)
     if rec.reached:
         # written as the config block below writes them (1.0, not 1)
         lines += [f"threshold_pct: {float(rec.threshold_pct)!r}", f"listing_max_tokens: {rec.listing_max_tokens}"]

@@ -191,7 +191,12 @@ def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context
 
 
 def _settings(plan: Plan, config: ToolSearchConfig, inspector: Inspector, context_length: int | None,
-              context_note: str = "") -> str:
+              context_note: str = "", recommended: MultiRecommendation | None = None) -> str:
+    """The settings the report's listing figures are computed at. With a recommendation shown
+    (``recommended``), said to be the current settings, not the ones to ship."""
+    lead = ""
+    if recommended is not None:
+        lead = ("<p><strong>" + esc(current_settings_words(config, recommended)) + "</strong></p>")
     rows = [
         ("context length", _context(context_length, context_note)),
         ("planning tokenizer (decides what fits)", plan.planning_tokenizer),
@@ -199,8 +204,8 @@ def _settings(plan: Plan, config: ToolSearchConfig, inspector: Inspector, contex
         ("tool names", inspector.naming),
         ("wording profile", f"{inspector.profile.name} ({inspector.profile.source})"),
     ]
-    parts = [_table(["setting", "value"], rows),
-             "<p>The <code>tools.tool_search</code> block (only the keys that differ from the reference defaults"
+    parts = [lead + _table(["setting", "value"], rows),
+             "<p>The " + ("current " if recommended is not None else "") + "<code>tools.tool_search</code> block (only the keys that differ from the reference defaults"
              + ("" if changed_keys(config) else
                 f"; none do here: threshold_pct {config.threshold_pct:g} and listing_max_tokens "
                 f"{config.listing_max_tokens:,} are the defaults")
@@ -316,8 +321,8 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
     same per-length table and the same harness config block as ``recommend --yaml``)."""
     if rec is None:
         return ('<p class="muted">Not computed: it needs the context lengths the config serves and a goal '
-                "(<code>toolsearch report --context-lengths … --goal …</code>, or the Tuning page before the report "
-                "is built in the app).</p>")
+                "(<code>toolsearch report --context-lengths … --goal …</code>; in the app, the Tuning page's context "
+                "lengths and goal).</p>")
     ladder = listing_ladder(inspector.planner, config, rec.planning_tokenizer)
     sessions = any(c.called_total is not None for c in rec.contexts)
     lowered = lowered_changes(ladder, config, rec)
@@ -387,10 +392,10 @@ def _poisoning(inspector: Inspector) -> str:
 
 
 def _meta(generated: str | None, fingerprint: str | None, source_label: str | None, plan: Plan,
-          config: ToolSearchConfig, context_length: int | None, context_note: str = "") -> str:
+          config: ToolSearchConfig, context_length: int | None, context_note: str = "", current: bool = False) -> str:
     rows = [("generated", generated or "—"), ("toolsearch version", __version__),
             ("catalog fingerprint", fingerprint or "—"), ("source", source_label or "—"),
-            ("settings", f"context length {_context(context_length, context_note)} · threshold_pct {config.threshold_pct:g}% · "
+            ("current settings" if current else "settings", f"context length {_context(context_length, context_note)} · threshold_pct {config.threshold_pct:g}% · "
                          f"listing_max_tokens {config.listing_max_tokens:,} · enabled {config.enabled} · "
                          f"listing {config.listing} · planning tokenizer {plan.planning_tokenizer} · "
                          f"display tokenizer {plan.display_tokenizer}")]
@@ -495,6 +500,28 @@ def _strategies(results: "Sequence[StrategyResult] | None", label: str | None, c
 
 
 
+def recommended_words(rec: MultiRecommendation) -> str:
+    """The recommendation in one line, as the report's subtitle leads with it: ``Recommended: threshold_pct
+    5.1, listing_max_tokens 1,621 (every server at names or better at 32K, 200K and 1M)``, or, out of
+    reach, ``Best reachable (goal not reached): …``: the two values of the config block under
+    Recommended settings across context lengths."""
+    lengths = ", ".join(Q.length_label(c.context_length) for c in rec.contexts)
+    head = "Recommended" if rec.reached else "Best reachable (goal not reached)"
+    return (f"{head}: threshold_pct {rec.threshold_pct:g}, listing_max_tokens {rec.listing_max_tokens:,} "
+            f"({rec.goal_words}; context lengths {lengths})")
+
+
+def current_settings_words(config: ToolSearchConfig, rec: MultiRecommendation) -> str:
+    """Which settings the report's listing figures are computed at, beside a recommendation: the
+    current ones (``config``), said to differ from the recommended ones, or to be them."""
+    now = f"threshold_pct {config.threshold_pct:g}, listing_max_tokens {config.listing_max_tokens:,}"
+    if (rec.threshold_pct, rec.listing_max_tokens) == (config.threshold_pct, config.listing_max_tokens):
+        return f"Current settings ({now}): the recommended ones; the figures below are computed at them."
+    return (f"Current settings ({now}), not the recommended ones: the listing, budget, tier, server and cost "
+            "figures below are computed at these; the recommended block to ship is under Recommended settings "
+            "across context lengths.")
+
+
 def tier_and_form(plan: Plan) -> str:
     """``tier 1 · form names · 9 of 9 servers named (178 tools)``: the outcome the report's subtitle
     names, and the Report page beside it when the page's tier bar is for another context length."""
@@ -559,13 +586,20 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
     colors = dict(state_colors or {})
     plan = inspector.plan(config, context_length, tokenizer, display_tokenizer)
     name = inspector.catalog.name
+    recommended_section = ("Recommended settings across context lengths",
+                           _recommendation(recommendation, inspector, config, fingerprint, profile_path, catalogs,
+                                           recommendation_warnings, client_configs))
+    # With a recommendation, the report leads with it (the answer of a design review); the settings the
+    # figures are computed at follow it, labeled as the current ones, so a skimming reader does not
+    # take the current block (often "{}", the defaults) for the one to ship.
     sections = [
+        *([recommended_section] if recommendation is not None else []),
         ("About this report", _meta(generated, fingerprint, source_label, plan, config, context_length,
-                                           context_note)),
+                                           context_note, current=recommendation is not None)),
         ("Catalog", _summary(plan, inspector, source_label, context_length)),
-        ("Settings", _settings(plan, config, inspector, context_length, context_note)),
-        ("Recommended settings across context lengths", _recommendation(recommendation, inspector, config, fingerprint, profile_path,
-                                                                      catalogs, recommendation_warnings, client_configs)),
+        ("Current settings (the figures below are computed at these)" if recommendation is not None else "Settings",
+         _settings(plan, config, inspector, context_length, context_note, recommendation)),
+        *([recommended_section] if recommendation is None else []),
         ("Listing budget", _budget(plan, config, context_length, context_note)),
         ("Tier and form", _tier(plan, colors)),
         ("Servers", _servers(plan, colors)),
@@ -594,17 +628,22 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
     heading = name + (f" (scope {inspector.scope.name})" if inspector.scope is not None else "")
     subtitle = ((f"Session scope {inspector.scope.name} ({len(inspector.registration.tools):,} of "
                  f"{len(inspector.full_registration.tools):,} tools) · " if inspector.scope is not None else "")
-                + f"Context length {_context(context_length, context_note)} · threshold_pct {config.threshold_pct:g}% · "
+                + ("Figures below at the current settings: context length " if recommendation is not None
+                   else "Context length ")
+                + f"{_context(context_length, context_note)} · threshold_pct {config.threshold_pct:g}% · "
                 f"listing_max_tokens {config.listing_max_tokens:,} tokens · {tier_and_form(plan)}")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         # A title is plain text (no <mark>): the markers alone.
         f"<title>toolsearch report: {html.escape(reveal(heading))}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-        f"<h1>toolsearch report: {esc(heading)}</h1>\n<p class=\"sub\">{esc(subtitle)}</p>\n{body}\n"
+        f"<h1>toolsearch report: {esc(heading)}</h1>\n"
+        + (f"<p class=\"lead\"><strong>{esc(recommended_words(recommendation))}</strong></p>\n"
+           if recommendation is not None else "")
+        + f"<p class=\"sub\">{esc(subtitle)}</p>\n{body}\n"
         f"<footer>Generated by toolsearch {esc(__version__)}{' on ' + esc(generated) if generated else ''}. "
         "Catalog text is shown as plain text.</footer>\n"
         "</body>\n</html>\n"
     )
 
 
-__all__ = ["build_report", "contrast_ratio", "esc", "text_on", "GOALS"]
+__all__ = ["build_report", "contrast_ratio", "current_settings_words", "esc", "recommended_words", "text_on", "GOALS"]

@@ -521,25 +521,67 @@ def recommendation_markdown(rec: Any, config: ToolSearchConfig, lowered: Sequenc
 
 
 def _change_text(change: check_mod.BaselineChange | None, outcome: Any) -> str:
+    """The "against the baseline" cell of ``check --format markdown``, the cause of a cache miss
+    included (:func:`_cause_words`)."""
+    cell, cause = _change_parts(change, outcome, short=False)
+    return "; ".join(part for part in (cell, cause) if part)
+
+
+def _change_parts(change: check_mod.BaselineChange | None, outcome: Any, short: bool) -> tuple[str, str]:
+    """The change at one length against the baseline, in words, apart from what changes the tools
+    array's prefix (:func:`_cause_words`, ``""`` when nothing does). ``short``: the cell of the text
+    table, a CI log's line, with the listing's change as a delta alone (the row's listing_tokens
+    column gives the new figure)."""
     if change is None:
-        return ""
+        return "", ""
     b = change.before
     parts = []
     if (b.tier, b.listing_form) != (outcome.tier, outcome.listing_form):
         parts.append(f"tier {b.tier} {Q.form_word(b.listing_form)} → tier {outcome.tier} {Q.form_word(outcome.listing_form)}")
     if b.listing_tokens != outcome.listing_tokens:
         delta = outcome.listing_tokens - b.listing_tokens
-        parts.append(f"listing {b.listing_tokens:,} → {outcome.listing_tokens:,} tokens ({delta:+,})")
+        parts.append(f"listing {delta:+,} tokens" if short else
+                     f"listing {b.listing_tokens:,} → {outcome.listing_tokens:,} tokens ({delta:+,})")
     if change.cache_hit:
         parts.append("prompt cache: identical tools array")
     else:
-        parts.append(f"prompt cache: {change.reusable_tokens:,} of {change.total_tokens:,} tokens reusable")
-        if change.first_cause:
-            parts.append(change.first_cause + (
-                f" {counted(change.more_causes, 'more difference')} "
-                f"{agree(change.more_causes, 'changes', 'change')} the prefix too; toolsearch diff lists them."
-                if change.more_causes else ""))
-    return "; ".join(parts) if parts else "no change"
+        parts.append(f"{'cache' if short else 'prompt cache'}: {change.reusable_tokens:,} of {change.total_tokens:,} "
+                     "tokens reusable")
+    return ("; ".join(parts) if parts else "no change"), _cause_words(change)
+
+
+def _cause_words(change: check_mod.BaselineChange) -> str:
+    """What first changes the tools array's prefix against the baseline, and how many more
+    differences do (``toolsearch diff`` lists them); ``""`` on a cache hit or without a cause."""
+    if change.cache_hit or not change.first_cause:
+        return ""
+    return change.first_cause + (
+        f" {counted(change.more_causes, 'more difference')} "
+        f"{agree(change.more_causes, 'changes', 'change')} the prefix too; toolsearch diff lists them."
+        if change.more_causes else "")
+
+
+def _baseline_cells(lengths: Sequence[check_mod.LengthCheck]) -> tuple[list[str], list[str]]:
+    """For ``check``'s text table: a short "against the baseline" cell per length, and below the
+    table each distinct cause of a cache miss once, numbered (``[1] server 'core' added: …``), the
+    cells pointing at it by number: the long sentence repeated on every row made a CI log's table
+    unreadable."""
+    cells, notes, numbers = [], [], {}
+    for c in lengths:
+        cell, cause = _change_parts(c.change, c.outcome, short=True)
+        if cause:
+            if cause not in numbers:
+                numbers[cause] = len(numbers) + 1
+                notes.append(cause)
+            cell += f" [{numbers[cause]}]"
+        cells.append(cell)
+    where = {n: [_length(c.outcome.context_length) for c in lengths
+                 if c.change is not None and numbers.get(_change_parts(c.change, c.outcome, short=True)[1]) == n]
+             for n in numbers.values()}
+    lines = [f"[{i}] at {', '.join(where[i])}, what first changes the tools array (where the cache's reusable "
+             f"part ends): {cause}"
+             for i, cause in enumerate(notes, 1)]
+    return cells, lines
 
 
 def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
@@ -689,10 +731,16 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
         for row, c in zip(rows, result.lengths):
             row[-1:-1] = [share_cell(c.outcome.called_listed or 0, c.outcome.called_total or 0),
                           f"{c.outcome.searches_saved or 0:,}"]
+    baseline_notes: list[str] = []
     if baseline is not None:
         header.append("against the baseline")
-        for row, c in zip(rows, result.lengths):
-            row.append(_change_text(c.change, c.outcome))
+        if args.format == "markdown":  # a pull-request comment wraps a long cell
+            for row, c in zip(rows, result.lengths):
+                row.append(_change_text(c.change, c.outcome))
+        else:  # a CI log does not: a short cell, each cause once under the table
+            cells, baseline_notes = _baseline_cells(result.lengths)
+            for row, cell in zip(rows, cells):
+                row.append(cell)
     verdict = "passed" if result.passed else "failed"
     columns_line = (one_line(session_columns_line(evidence.sessions_read, [c.outcome for c in result.lengths]))
                     if evidence is not None else None)
@@ -723,6 +771,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     for line in called_lines:
         print(runner_safe(line))
     print(text_table(rows, header))
+    for line in baseline_notes:  # server names are catalog text
+        print(runner_safe(one_line(line)))
     if columns_line:
         print(runner_safe(columns_line))
     for line in _verdict_lines(result):

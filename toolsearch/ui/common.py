@@ -120,8 +120,6 @@ class View:
 
 
 # --- URL query string ------------------------------------------------------------------------
-#: The query keys of the Tuning page's question (context lengths, goals, servers, headroom, samples).
-TUNING_LINK_KEYS = ("lengths", "goal", "goals", "except", "keep", "keepcalled", "headroom", "sessions")
 
 
 def _flag(text: str) -> bool:
@@ -305,8 +303,6 @@ def _init_state() -> None:
                         "it was left out.", False))
     _combine_from_link(params, notices)
     st.session_state["_link_notices"] = notices
-    # a link that carries the Tuning question: the Report page asks it too (before the Tuning page ran)
-    st.session_state["_link_has_tuning"] = any(key in params for key in TUNING_LINK_KEYS)
     for key, value in state.items():
         st.session_state.setdefault(key, value)
     st.session_state["_initialised"] = True

@@ -32,8 +32,8 @@ FORM_HELP = {
 
 
 def tier_badge(plan: Plan) -> None:
-    """Tier and form as one colored bar (the form's state color), and a notice when they changed
-    since the previous run (a slider move that crosses a tier boundary is hard to miss)."""
+    """Tier and form as one colored bar (the form's state color), and a notice under it when they
+    changed since the previous run (a slider move that crosses a tier boundary is hard to miss)."""
     label, _ = TIER_BADGE[plan.tier]
     color = STATE_COLORS[plan.listing_form] if plan.activated else STATE_COLORS["visible"]
     text = palette.text_on(color)
@@ -62,7 +62,7 @@ def tier_badge(plan: Plan) -> None:
         st.markdown(
             f'<div data-testid="tier-change" style="border:2px solid #000;border-radius:.5rem;padding:.35rem .8rem;'
             f'margin-bottom:.6rem;font-weight:600">⚑ {message}</div>', unsafe_allow_html=True)
-        st.toast(message, icon=":material/swap_vert:")
+        # Said once, here under the tier bar: a toast with the same words doubled it.
 
 
 def steps_table(plan: Plan) -> None:

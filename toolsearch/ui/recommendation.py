@@ -29,9 +29,6 @@ from toolsearch.live.client import unlisted_servers, unread_items
 from toolsearch.ui import common
 from toolsearch.ui import session_sources as sources
 
-#: Set once the Tuning page has run in this browser session: from then on the Report page carries
-#: its question (also when the link carried one).
-ASKED_KEY = "_tuning_asked"
 #: Where the uploaded session files are kept for the browser session (name, bytes).
 SESSION_UPLOADS = "_tuning_session_uploads"
 #: Key prefix of the session-file path controls.
@@ -263,12 +260,12 @@ def missing_words(v: common.View) -> list[str]:
     return words
 
 
-def question_for_report(v: common.View) -> Asked | None:
-    """The Tuning question for the Report page: ``None`` until the Tuning page has run in this
-    browser session or a link carried a Tuning goal; else the question read against the sidebar's
-    catalog (:func:`question_from_state`)."""
-    if not (st.session_state.get(ASKED_KEY) or st.session_state.get("_link_has_tuning")):
-        return None
+def question_for_report(v: common.View) -> Asked:
+    """The Tuning question for the Report page, read against the sidebar's catalog
+    (:func:`question_from_state`): the Tuning page's fields as the session state holds them, which
+    start at the same defaults as that page (``TUNING_CONTEXTS_DEFAULT``, goal names, the default
+    headroom: one place, :mod:`toolsearch.ui.common`), so a report built before the Tuning page was
+    opened carries the recommendation the Tuning page would show."""
     return question_from_state(v, [server.name for server in ladder_for(v).servers])
 
 
@@ -307,6 +304,6 @@ def question_words(q: Question, rec: MultiRecommendation) -> str:
             + (", keeping the servers they called named" if q.keep_called is not None else ""))
 
 
-__all__: Sequence[str] = ("ASKED_KEY", "Asked", "PATH_PREFIX", "Question", "SESSION_UPLOADS", "SERVER_LISTS",
+__all__: Sequence[str] = ("Asked", "PATH_PREFIX", "Question", "SESSION_UPLOADS", "SERVER_LISTS",
                           "SessionsAsked", "ctx_text", "dropped_servers", "dropped_words", "ladder_for", "question_for_report",
                           "question_from_state", "question_words", "recommendation_for", "session_evidence")

@@ -76,22 +76,21 @@ if common.require_catalog(v):
                                  if strategies else "computed when the report is built, with the Strategies page's "
                                  "defaults (sample skills and task); open that page to choose others."))
     asked = question_for_report(v)
-    found = ((recommendation_for(v, asked.question), asked.question)
-             if asked is not None and asked.question is not None else None)
-    left_out_servers = dropped_words(asked.dropped) if asked is not None else ""
+    found = (recommendation_for(v, asked.question), asked.question) if asked.question is not None else None
+    left_out_servers = dropped_words(asked.dropped)
     c1.caption("Recommended settings across context lengths: " + (
         common.md_escape(common.visible(
-            f"the Tuning page's goal ({question_words(found[1], found[0])}), for the sidebar's current settings."
+            f"the Tuning page's goal ({question_words(found[1], found[0])}), for the sidebar's current settings; "
+            "change the context lengths and goal there."
             + (f" {left_out_servers}" if left_out_servers else ""))) if found else
         f"not included: fix the {asked.blocked_by} on the Tuning page to include them (its goal cannot be asked: "
-        f"{common.md_escape(common.visible(asked.error))})" if asked is not None else
-        "open the Tuning page to include them (the context lengths and goal are chosen there)."))
+        f"{common.md_escape(common.visible(asked.error))})"))
     if found:  # the same words as the Tuning page's answer: the block is for the catalog without it
         for words in missing_words(v):
             c1.warning(common.md_escape(common.visible(words)), icon=":material/report:")
-    if not found:  # the recommendation is the report's main answer: one click to where it is asked
-        c1.page_link(str(Path(__file__).with_name("tuning.py")), icon=":material/tune:",
-                     label="Context lengths and goal: Tuning")  # whole at 1024 px
+    # the recommendation is the report's main answer: one click to where its question is changed
+    c1.page_link(str(Path(__file__).with_name("tuning.py")), icon=":material/tune:",
+                 label="Context lengths and goal: Tuning")  # whole at 1024 px
     if found:  # as toolsearch report without --context-length: the shortest listed length, unless chosen
         shortest = review.report_context_length(None, found[1].lengths, given=False, lengths_name=LENGTHS_NAME)[0]
         # Short enough to read whole in the half-width box at 1024 px; the help and the report say more.

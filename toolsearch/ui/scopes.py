@@ -1,5 +1,7 @@
 """Scopes: the catalog's sessions side by side (cost, tier, form) and which scope reaches which server."""
 
+from pathlib import Path
+
 import pandas as pd
 import streamlit as st
 
@@ -8,12 +10,36 @@ from toolsearch.ui.picker import pick_one
 from toolsearch.ui.tables import literal_table
 from toolsearch.analysis import quantities as Q
 from toolsearch.analysis.scope_compare import compare_scopes, probe_tool, reach_matrix
-from toolsearch.engine.scopes import Scope
+from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.readers import decode_bytes
+from toolsearch.engine.scopes import Scope, scopes_from_text
 
 #: Up to this many scopes the reach matrix is a literal table with one column per scope.
 MATRIX_COLUMNS = 12
 #: The per-scope tools array column: the same quantity, under the same name, as on the Overview.
 TOOLS_COLUMN = f"{Q.TOOLS_ARRAY.name.lower()} (tokens)"
+
+
+
+def sample_scope_files() -> dict[str, Path]:
+    """The shipped sample scope files (``sample_catalogs/scopes/*.yaml``) by file name; none when the
+    folder is missing (a trimmed install)."""
+    folder = common.SAMPLES_DIR / "scopes"
+    return {path.name: path for path in sorted(folder.glob("*.yaml"))} if folder.is_dir() else {}
+
+
+def load_sample_scopes(path: Path) -> None:
+    """Define the scopes of the sample scope file ``path`` (as the sidebar's upload does, by the same
+    reader); what it cannot use is kept as notes the sidebar shows."""
+    try:
+        loaded, problems = scopes_from_text(decode_bytes(path.read_bytes(), path.name), path.name)
+    except ToolsearchError as exc:
+        st.session_state["scope_upload_notes"] = [f"{path.name}: {exc}"]
+        return
+    for scope in loaded:
+        common.put_scope(scope)
+    st.session_state["scope_upload_notes"] = [str(p) for p in problems]
+
 
 v = common.view()
 st.title("Scopes")
@@ -27,6 +53,17 @@ if common.require_catalog(v):
     if not scopes:
         st.info("No scopes yet. In the sidebar, open Session scope → Edit scopes, give a name, pick servers and press "
                 "Save scope; or load a scope file.")
+        samples = sample_scope_files()
+        if samples:  # a quick start, as other pages offer their samples: the sample catalog's own scopes first
+            catalog_name = str(st.session_state.get("catalog", ""))
+            names = sorted(samples, key=lambda name: (name != f"{catalog_name}.yaml", name))
+            picked = st.selectbox("Sample scope file", names, key="scopes_sample_file",
+                                  help="Scope files shipped with toolsearch (sample_catalogs/scopes), each written "
+                                       "for the sample catalog of the same name.")
+            if st.button("Load the sample scopes", key="scopes_load_sample", type="primary",
+                         icon=":material/upload_file:"):
+                load_sample_scopes(samples[picked])
+                st.rerun()
         if st.button("Add one scope per server", key="scopes_per_server",
                      help="A quick start: one scope named after each server, reaching only that server."):
             for server in sorted(s.name for s in root.catalog.servers):

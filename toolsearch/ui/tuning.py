@@ -9,7 +9,7 @@ import streamlit as st
 from toolsearch.analysis import charts
 from toolsearch.analysis.quantities import form_word, length_label
 from toolsearch.ui import common, signals
-from toolsearch.ui.recommendation import (ASKED_KEY, PATH_PREFIX, SERVER_LISTS, SESSION_UPLOADS, ctx_text, dropped_servers,
+from toolsearch.ui.recommendation import (PATH_PREFIX, SERVER_LISTS, SESSION_UPLOADS, ctx_text, dropped_servers,
                                          dropped_words,
                                          ladder_for, missing_words, question_from_state, recommendation_for)
 from toolsearch.ui import session_sources as sources
@@ -19,7 +19,8 @@ from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines, frontier, large_share_lines, lowered_changes, lowered_servers, lowered_where, no_tools_lines,
+from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines,
+                                           keep_forces_lines, frontier, large_share_lines, lowered_changes, lowered_servers, lowered_where, no_tools_lines,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, share_cell
 from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
@@ -275,7 +276,6 @@ if common.require_catalog(v):
                "and why. The list, the goal and the headroom are kept across pages and in the link.")
     st.session_state["tuning_context_preset"] = preset_of(st.session_state.get("tuning_contexts", ""))
     servers = [server.name for server in ladder.servers]
-    st.session_state[ASKED_KEY] = True  # from now on the Report page carries this page's question
     dropped = dropped_servers(servers)  # a link, or another catalog, may name servers this one lacks
     for item in dropped:  # one warning per list
         st.warning(common.md_escape(common.visible(dropped_words([item]))), icon=":material/link_off:")
@@ -363,6 +363,8 @@ if common.require_catalog(v):
                     "“called tools listed by name” and “searches saved” below count this catalog's listing, not the one "
                     "the sessions ran on."))
                 st.warning(common.md_escape(common.visible_name(f"Catalog drift: {said}")), icon=":material/warning:")
+        for line in keep_forces_lines(multi):  # what the kept servers keep named besides, as recommend says it
+            st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/push_pin:")
         for words in missing_words(v):  # not in the answer, and the command line refuses the catalog for it
             st.warning(common.md_escape(common.visible(words)), icon=":material/report:")
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)

@@ -1,0 +1,57 @@
+"""Servers kept named (``--keep``, ``--keep-called``, the Tuning page's Must stay named) can keep other
+servers named too: the listing collapses the largest names block first, so a kept server with a large
+names block keeps every server after it named. ``recommend`` and the Tuning page say which, why and
+what it costs (the budget needed with and without the kept servers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from conftest import run_cli
+from toolsearch.analysis.recommend import recommend_for_contexts
+from toolsearch.analysis.sweep import listing_ladder
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+
+ROOT = Path(__file__).absolute().parent.parent
+TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
+STATE = ROOT / "sample_sessions" / "state.db"
+LENGTHS = [32_000, 200_000, 1_000_000]
+
+
+def _expected(keep: list[str], forced: str) -> str:
+    config = parse_config({})
+    ladder = listing_ladder(Inspector.from_files([TEAM]).planner, config)
+    kept = recommend_for_contexts(ladder, config, LENGTHS, "listed", keep_servers=keep)
+    alone = recommend_for_contexts(ladder, config, LENGTHS, "listed")
+    assert alone.worst.servers_named == 1 and kept.worst.servers_named == 9  # the kept ones force the rest
+    return (f"keeping github named keeps {forced} named too: the listing collapses "
+            f"the largest names block first, and github's is collapsed before any of theirs; budget needed "
+            f"{kept.budget_needed:,} tokens with the kept servers, {alone.budget_needed:,} for the goal alone")
+
+
+def test_recommend_keep_called_says_what_the_kept_servers_force():
+    words = _expected(["github", "grafana", "linear", "slack"], "playwright, notion, filesystem and sentry")
+    done = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed", "--sessions", STATE,
+                   "--keep-called")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith("kept named because the sessions called them: github")
+    assert lines[2] == words
+    # a kept server that keeps no other named: nothing said
+    small = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed", "--keep", "sentry")
+    assert "keeps" not in small.stdout and "for the goal alone" not in small.stdout
+
+
+def test_tuning_page_says_what_the_kept_servers_force():
+    # grafana and linear are not kept here: named only because github is
+    words = _expected(["github", "slack"], "grafana, playwright, linear, notion, filesystem and sentry")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"lengths": "32k, 200k, 1m", "goal": "listed", "keep": "github,slack"})
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    shown = [i.value.replace("\\", "") for i in at.info]
+    assert words[0].upper() + words[1:] + "." in shown, shown
