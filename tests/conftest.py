@@ -237,11 +237,12 @@ def pytest_xdist_auto_num_workers(config):
 LONG_GROUPS = ("browser", "browser-layout", "tests/test_live.py", "tests/test_variant_semantic.py",
                "tests/test_secret_forms.py", "wheel")
 
-#: The real-browser test files that make the second browser group (``browser-layout``, the layout
-#: checks at 1024 and 1400 px and the charts), about half of the browser tests' time: one group of
-#: them all, run in turn on one worker, was the run's longest (about as long as the rest of the
-#: suite on the other workers). Each group has its own app and Chromium on its own worker.
-BROWSER_LAYOUT_FILES = ("test_browser_layout.py", "test_browser_identifiers.py", "test_browser_charts.py")
+#: The real-browser test files that make the second browser group (``browser-layout``: the layout
+#: checks at 1024 and 1400 px, the charts and the Compare page), about half of the browser tests'
+#: time: one group of them all, run in turn on one worker, was the run's longest (about as long as
+#: the rest of the suite on the other workers). Each group has its own app and Chromium on its own worker.
+BROWSER_LAYOUT_FILES = ("test_browser_layout.py", "test_browser_identifiers.py", "test_browser_charts.py",
+                        "test_browser_compare.py")
 
 #: The test files that use the installed wheel (:func:`installed_wheel`): one group, so one
 #: worker builds and installs the wheel once for all of them.
