@@ -236,8 +236,15 @@ def pytest_xdist_auto_num_workers(config):
 #: hands groups out in the order of the collection (``--no-loadscope-reorder`` in pyproject.toml), so
 #: these start at once, one per worker, and the many short groups fill in around them; handed out
 #: late (xdist's default order is by test count), one of them ran on alone at the end of the run.
-LONG_GROUPS = ("browser", "wheel", "tests/test_live.py", "tests/test_secret_forms.py",
-               "tests/test_variant_semantic.py")
+LONG_GROUPS = ("browser", "browser-layout", "tests/test_live.py", "tests/test_variant_semantic.py",
+               "tests/test_secret_forms.py", "wheel")
+
+#: The real-browser test files that make the second browser group (``browser-layout``: the layout
+#: checks at 1024 and 1400 px, the charts and the Compare page), about half of the browser tests'
+#: time: one group of them all, run in turn on one worker, was the run's longest (about as long as
+#: the rest of the suite on the other workers). Each group has its own app and Chromium on its own worker.
+BROWSER_LAYOUT_FILES = ("test_browser_layout.py", "test_browser_identifiers.py", "test_browser_charts.py",
+                        "test_browser_compare.py")
 
 #: The test files that use the installed wheel (:func:`installed_wheel`): one group, so one
 #: worker builds and installs the wheel once for all of them.
@@ -246,14 +253,14 @@ WHEEL_FILES = ("test_wheel_app.py", "test_wheel_cli.py")
 
 def xdist_group_of(item) -> str:
     """The xdist group of a test: ``wheel`` for the installed-wheel tests (:data:`WHEEL_FILES`: one
-    wheel built and installed for them all, :func:`installed_wheel`); ``browser`` for the other
-    real-browser tests, which share one app and one Chromium on one worker and run in turn (two at
-    once on a 2-core machine slow both past their waits); else the test's file, so a file's module
-    fixtures are built once."""
+    wheel built and installed for them all, :func:`installed_wheel`); ``browser-layout`` and
+    ``browser`` for the other real-browser tests (:data:`BROWSER_LAYOUT_FILES` and the rest): the
+    tests of a group share one app and one Chromium on one worker and run in turn, and the two
+    groups run side by side; else the test's file, so a file's module fixtures are built once."""
     if item.path.name in WHEEL_FILES:
         return "wheel"
     if item.get_closest_marker("browser"):
-        return "browser"
+        return "browser-layout" if item.path.name in BROWSER_LAYOUT_FILES else "browser"
     return item.nodeid.split("::")[0]
 
 

@@ -46,7 +46,7 @@ def test_the_long_groups_are_handed_out_in_collection_order():
         "ini_options"]["addopts"].split()
     assert {"--dist", "loadgroup", "--no-loadscope-reorder"} <= set(addopts)
     for group in LONG_GROUPS:
-        assert group in ("browser", "wheel") or (ROOT / group).is_file(), group
+        assert group in ("browser", "browser-layout", "wheel") or (ROOT / group).is_file(), group
 
 
 class _Item:
@@ -68,16 +68,21 @@ def test_on_a_worker_the_long_groups_come_first_then_the_larger_groups(monkeypat
     items = [_Item("tests/test_a.py::t1"), _Item("tests/test_b.py::t1"), _Item("tests/test_b.py::t2"),
              _Item("tests/test_browser.py::t1", browser=True), _Item("tests/test_secret_forms.py::t1"),
              _Item("tests/test_wheel_app.py::t1", browser=True), _Item("tests/test_browser_x.py::t2", browser=True),
-             _Item("tests/test_live.py::t1"), _Item("tests/test_a.py::t0"), _Item("tests/test_wheel_cli.py::t1")]
+             _Item("tests/test_browser_layout.py::t1", browser=True), _Item("tests/test_live.py::t1"),
+             _Item("tests/test_a.py::t0"), _Item("tests/test_wheel_cli.py::t1"),
+             _Item("tests/test_browser_charts.py::t1", browser=True)]
     monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
     conftest.pytest_collection_modifyitems(None, items)
     assert [i.nodeid for i in items] == [
-        "tests/test_browser.py::t1", "tests/test_browser_x.py::t2", "tests/test_wheel_app.py::t1",
-        "tests/test_wheel_cli.py::t1", "tests/test_live.py::t1", "tests/test_secret_forms.py::t1",
+        "tests/test_browser.py::t1", "tests/test_browser_x.py::t2", "tests/test_browser_layout.py::t1",
+        "tests/test_browser_charts.py::t1", "tests/test_live.py::t1", "tests/test_secret_forms.py::t1",
+        "tests/test_wheel_app.py::t1", "tests/test_wheel_cli.py::t1",
         "tests/test_a.py::t1", "tests/test_a.py::t0", "tests/test_b.py::t1", "tests/test_b.py::t2"]
     assert [m.args[0] for m in items[0].marks] == ["browser"]
+    # the layout checks and the charts are a browser group of their own, run beside the other one
+    assert [m.args[0] for m in items[2].marks] == ["browser-layout"] == [m.args[0] for m in items[3].marks]
     # the installed-wheel tests, browser or not, are one group (one wheel built for them)
-    assert [m.args[0] for m in items[2].marks] == ["wheel"] and [m.args[0] for m in items[3].marks] == ["wheel"]
+    assert [m.args[0] for m in items[6].marks] == ["wheel"] and [m.args[0] for m in items[7].marks] == ["wheel"]
     # Without xdist (no worker), the collected order stays.
     monkeypatch.delenv("PYTEST_XDIST_WORKER")
     plain = [_Item("tests/test_a.py::t1"), _Item("tests/test_browser.py::t1", browser=True)]

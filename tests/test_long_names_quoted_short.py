@@ -15,7 +15,6 @@ from toolsearch.analysis.lint import lint
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.invisible import quoted_short, shortened
-from toolsearch.ui.quality import lint_rows
 
 TOOL = "t" + "c" * 100_000          # 100,001 characters
 SERVER = "s" + "b" * 100_000        # 100,001 characters
@@ -62,6 +61,11 @@ def test_lint_lines_name_long_names_cut(long_names) -> None:
 
 
 def test_the_app_lint_table_names_them_as_the_cli_does(long_names) -> None:
+    # Imported here, not at the top: the Search quality page is a view script, and importing it runs
+    # the page (an evaluation and a lint of the default catalog, about 1.7 s of CPU), which every
+    # test process would otherwise pay while collecting.
+    from toolsearch.ui.quality import lint_rows  # noqa: PLC0415
+
     report = lint(Inspector.from_files([long_names], naming="as-is"), parse_config({}))
     rows = lint_rows(report, ["error", "warning", "info"], [])
     assert rows

@@ -13,12 +13,20 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
 from toolsearch.analysis.variants import DEFAULT_VARIANTS
-from toolsearch.ui.quality import TASK_TABLE_VARIANTS, variant_groups
 
 ROOT = Path(__file__).absolute().parent.parent
 #: toolsearch/ui/sessions.py's two what-if tables (a page script: not imported here)
 WHAT_IF_LISTED = ("session", "tool", "server", "context length", "budget (tokens)", "listed", "searches just before")
 WHAT_IF_SMALLEST = ("session", "tool", "context length", "smallest budget", "threshold_pct", "listing_max_tokens")
+
+
+def _quality_page():
+    """toolsearch/ui/quality.py, imported when a test needs it: it is a view script, and importing
+    it runs the page (an evaluation and a lint, about 1.7 s of CPU), which every test process would
+    otherwise pay while collecting."""
+    from toolsearch.ui import quality  # noqa: PLC0415
+
+    return quality
 
 
 def _open(page: str) -> AppTest:
@@ -32,10 +40,11 @@ def _open(page: str) -> AppTest:
 
 @pytest.mark.parametrize(("count", "sizes"), [(0, [0]), (1, [1]), (6, [6]), (7, [4, 3]), (11, [6, 5]), (13, [5, 5, 3])])
 def test_variant_groups_are_as_few_and_as_even_as_can_be(count, sizes) -> None:
+    quality = _quality_page()
     names = [f"v{i}" for i in range(count)]
-    groups = variant_groups(names)
+    groups = quality.variant_groups(names)
     assert [len(g) for g in groups] == sizes and [n for g in groups for n in g] == names
-    assert all(len(g) <= TASK_TABLE_VARIANTS for g in groups)
+    assert all(len(g) <= quality.TASK_TABLE_VARIANTS for g in groups)
 
 
 def test_per_task_tables_hold_every_variant_once_beside_every_task() -> None:
@@ -46,7 +55,7 @@ def test_per_task_tables_hold_every_variant_once_beside_every_task() -> None:
     variants = [c for k in keys for c in tables[k].columns if c != "task"]
     assert variants == list(dict.fromkeys(DEFAULT_VARIANTS)), variants
     for key in keys:
-        assert list(tables[key].columns)[0] == "task" and len(tables[key].columns) <= TASK_TABLE_VARIANTS + 1
+        assert list(tables[key].columns)[0] == "task" and len(tables[key].columns) <= _quality_page().TASK_TABLE_VARIANTS + 1
         assert list(tables[key]["task"]) == list(tables["quality_tasks"]["task"])
 
 
