@@ -1340,6 +1340,14 @@ def _shorten_child_grace() -> None:
         reaper.shorten_grace(TERMINATE_CHILD_GRACE)
 
 
+def _drop_interrupt_records(record: logging.LogRecord) -> bool:
+    """A logging filter: ``False`` for a record whose exception is the interrupt itself (asyncio's
+    "Task exception was never retrieved" for a task the termination landed in), ``True`` for any
+    other record."""
+    exc = record.exc_info[1] if record.exc_info else None
+    return not (exc is not None and _is_cancellation(exc))
+
+
 def _is_cancellation(exc: BaseException) -> bool:
     """Ctrl-C, or the cancellation asyncio's runner leaves when it is interrupted (asyncio is
     imported by the commands that connect to servers, and only then can it be the one)."""
@@ -1362,6 +1370,12 @@ def _interruptible(run, args: argparse.Namespace) -> int:
     def on_sigterm(signum: int, frame: Any) -> None:
         terminated.append(signum)
         _shorten_child_grace()
+        # The interrupt may land in a task other than the command's (a server's reader, say);
+        # asyncio then logs that task's KeyboardInterrupt as never retrieved: the command is
+        # ending on purpose, and says so once.
+        asyncio_log = logging.getLogger("asyncio")
+        if _drop_interrupt_records not in asyncio_log.filters:
+            asyncio_log.addFilter(_drop_interrupt_records)
         handler = signal.getsignal(signal.SIGINT)
         if callable(handler) and handler is not signal.default_int_handler:
             handler(signal.SIGINT, frame)  # asyncio's runner: cancel the main task, then KeyboardInterrupt
