@@ -231,7 +231,7 @@ def test_tier2_banner_and_context_overflow_warning():
     assert plan.eager_tokens > 8_000 >= plan.tools_tokens
     assert [w.value for w in at.warning if "context length" in w.value] == [
         f"Sending every schema up front ({plan.eager_tokens:,} tokens, chars4) would not fit the context length "
-        f"(8,000 tokens); with tool search the request fits."]
+        f"(8K); with tool search the request fits."]
 
 
 def _tier2_error(at) -> str:
@@ -253,7 +253,7 @@ def test_tier2_banner_names_the_setting_that_limits_the_listing():
     assert (plan.tier, plan.budget, plan.budget_winner) == (2, 400, "threshold_pct")
     need = names_budget(plan.steps)
     assert need == 815 and smallest_threshold_pct(need, 8_000) == 10.2
-    assert _tier2_error(at).endswith("The budget (400 tokens) is threshold_pct's 5% of the 8,000-token context; tool "
+    assert _tier2_error(at).endswith("The budget (400 tokens) is threshold_pct's 5% of the context length (8K); tool "
                                      "names need a budget of at least 815 tokens: threshold_pct 10.2% gives it here "
                                      "(the Tuning page shows what each setting reaches).")
     at.sidebar.selectbox(key="ctx_choice").set_value("1M").run()
@@ -280,10 +280,10 @@ def test_tier2_banner_at_a_1000_token_context():
     assert smallest_threshold_pct(need, 1_000) == 15.9
     error = _tier2_error(at)
     assert "4,000" not in error and "caps the budget next" not in error, error
-    assert error.endswith("The budget (50 tokens) is threshold_pct's 5% of the 1,000-token context; tool names need a "
+    assert error.endswith("The budget (50 tokens) is threshold_pct's 5% of the context length (1K); tool names need a "
                           "budget of at least 159 tokens: threshold_pct 15.9% gives it here (the Tuning page shows "
                           "what each setting reaches). No request fits this context in any case: the tools array "
-                          "alone (1,160 tokens, chars4) is larger than 1,000 tokens, and a listing only adds to it.")
+                          "alone (1,160 tokens, chars4) is larger than the context length (1K), and a listing only adds to it.")
     for page in ("toolsearch/ui/tuning.py", "toolsearch/ui/model_view.py"):  # the same banner on every page
         at.switch_page(page).run()
         assert not at.exception, at.exception
@@ -298,7 +298,7 @@ def test_tier2_banner_when_no_threshold_pct_reaches_tool_names():
     assert tier2_remedy(plan) == (
         "The budget (200 tokens) is listing_max_tokens; tool names need a budget of at least 815 tokens, which no "
         "threshold_pct gives at this context length (100% is 700 tokens). No request fits this context in any case: "
-        "the tools array alone (801 tokens, chars4) is larger than 700 tokens, and a listing only adds to it.")
+        "the tools array alone (801 tokens, chars4) is larger than the context length (700 tokens), and a listing only adds to it.")
 
 
 def test_schema_size_table_explains_deferred_above_all_schemas():

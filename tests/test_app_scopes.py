@@ -141,6 +141,8 @@ def test_scopes_page_side_by_side_matrix_and_probe():
     assert list(compare["budget (tokens)"]) == [f"{r.budget:,}" for r in expected]
     assert list(compare["tools reachable"]) == [f"{r.session_tools} of {r.catalog_tools}" for r in expected]
     assert list(compare["servers reached"])[1:] == ["linear, slack", "grafana, sentry"]
+    caption = next(t.value for t in at.text if t.value.startswith("Catalog: "))
+    assert " · context length 200K · tokens in " in caption, caption  # as every surface labels a length
 
     matrix = literal_tables(at)["scopes_matrix"]  # one row per server, one column per scope
     assert list(matrix.columns) == ["server", "support", "ops"]

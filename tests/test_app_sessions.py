@@ -148,6 +148,10 @@ def test_timeline_masks_secrets_and_shows_drift():
     # the session line counts in words: "1 round trip", never "1 round trips"
     line = next(t.value for t in at.text if "round trip" in t.value and "messages" in t.value)
     assert "· 5 messages · 1 round trip · title: Release note" in line, line
+    # its context length as every surface labels one ("200K"), not written in full
+    [d4] = [s for s in load_sessions([SAMPLES / "state.db"]).sessions if s.id == "20261128_170000_d4"]
+    assert d4.context_length and f"· context length: {length_label(d4.context_length)} ·" in line, line
+    assert f"{d4.context_length:,}" not in line, line
 
 
 def test_other_sample_format_and_variant_choice():

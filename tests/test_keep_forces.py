@@ -5,6 +5,7 @@ what it costs (the budget needed with and without the kept servers)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -55,3 +56,29 @@ def test_tuning_page_says_what_the_kept_servers_force():
     assert not at.exception, at.exception
     shown = [i.value.replace("\\", "") for i in at.info]
     assert words[0].upper() + words[1:] + "." in shown, shown
+
+
+def test_check_keep_called_says_what_the_kept_servers_force_as_recommend_does():
+    """``check --keep-called`` read the same sessions and kept the same servers named, but did not say
+    what keeping them keeps named besides: the same line as ``recommend``'s, in every format."""
+    words = _expected(["github", "grafana", "linear", "slack"], "playwright, notion, filesystem and sentry")
+    args = ("check", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed", "--sessions", STATE, "--keep-called")
+    rec = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed", "--sessions", STATE,
+                  "--keep-called")
+    assert words in rec.stdout.splitlines()
+    done = run_cli(*args)
+    assert done.returncode == 0, done.stderr  # the goal holds: the line is said all the same
+    lines = done.stdout.splitlines()
+    assert lines[2].startswith("kept named because the sessions called them: github")
+    assert lines[3] == words
+    markdown = run_cli(*args, "--format", "markdown")
+    assert f"- {words}" in markdown.stdout.splitlines()
+    data = json.loads(run_cli(*args, "--format", "json").stdout)
+    assert data["keep_forces"] == words
+    github = run_cli(*args, "--format", "github").stdout.splitlines()
+    assert f"::notice title=toolsearch check%3A servers kept named::{words}" in github, github
+    # a kept server that keeps no other named: nothing said
+    small = run_cli("check", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed", "--keep", "sentry")
+    assert "for the goal alone" not in small.stdout
+    assert json.loads(run_cli("check", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed", "--keep", "sentry",
+                              "--format", "json").stdout)["keep_forces"] == ""

@@ -57,7 +57,7 @@ def test_strategies_cli_prints_the_switches(tmp_path):
     result = run_cli("strategies", FIVE, "--events", events, "--context-length", "400k")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "other harnesses' switches at 400,000 tokens" in out
+    assert "other harnesses' switches at 400K (models" in out
     switches = out.split("other harnesses' switches")[1]
     line = next(l for l in switches.splitlines() if l.startswith("1 ") and "add_server github" in l)
     assert "defers" in line and "up front (pending change)" in line

@@ -242,6 +242,9 @@ class CheckResult:
         baseline_config: the settings the baseline catalog was planned with (the config before
             the change), or ``None`` without a baseline.
         fail_on_worse: a change that makes disclosure worse than the baseline fails the check.
+        keep_forces: with ``keep_servers``, the servers keeping them named keeps named too and what
+            it costs, in words, as ``recommend`` says it
+            (:attr:`toolsearch.analysis.recommend.MultiRecommendation.keep_forces`); ``""`` otherwise.
     """
 
     goal: str
@@ -257,6 +260,7 @@ class CheckResult:
     length_goals: LengthGoals = ()
     baseline_config: ToolSearchConfig | None = None
     fail_on_worse: bool = False
+    keep_forces: str = ""
 
     @property
     def goal_words(self) -> str:
@@ -275,6 +279,7 @@ class CheckResult:
         return {"passed": self.passed, "goal": self.goal, "goal_words": self.goal_words,
                 "except": list(self.except_servers), "keep": list(self.keep_servers), "headroom_pct": self.headroom_pct,
                 "max_listing_tokens": self.max_listing_tokens, "fail_on_worse": self.fail_on_worse,
+                "keep_forces": self.keep_forces,
                 "threshold_pct": self.threshold_pct,
                 "listing_max_tokens": self.listing_max_tokens, "planning_tokenizer": self.planning_tokenizer,
                 "baseline_settings": None if self.baseline_config is None else {
@@ -475,16 +480,19 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
                                goal_at(goal, per_length, o.context_length), excepted_collapsed(o), gated[i], worse[i])
                    for i, o in enumerate(now))
     suggestion = None
-    if any(found):  # a setting answers the goal's conditions; none answers "worse than before"
-        suggestion = recommend_for_contexts(ladder, config, lengths, goal, except_servers=except_servers,
-                                            keep_servers=keep_servers, headroom_pct=headroom_pct,
-                                            length_goals=dict(per_length))
-        suggestion = replace(_within_limit(suggestion, max_listing_tokens), no_tools=servers_without_tools(inspector))
+    # the recommendation for this goal, as recommend computes it: the suggestion when the goal fails,
+    # and with servers kept named, what keeping them keeps named besides (said whether or not it fails)
+    rec = (recommend_for_contexts(ladder, config, lengths, goal, except_servers=except_servers,
+                                  keep_servers=keep_servers, headroom_pct=headroom_pct, length_goals=dict(per_length))
+           if any(found) or keep_servers else None)
+    if any(found) and rec is not None:  # a setting answers the goal's conditions; none answers "worse than before"
+        suggestion = replace(_within_limit(rec, max_listing_tokens), no_tools=servers_without_tools(inspector))
     return CheckResult(goal=goal, max_listing_tokens=max_listing_tokens, threshold_pct=config.threshold_pct,
                        listing_max_tokens=config.listing_max_tokens, planning_tokenizer=ladder.planning_tokenizer,
                        lengths=checks, suggestion=suggestion, except_servers=except_servers,
                        keep_servers=keep_servers, headroom_pct=headroom_pct, length_goals=per_length,
-                       baseline_config=old if baseline is not None else None, fail_on_worse=fail_on_worse)
+                       baseline_config=old if baseline is not None else None, fail_on_worse=fail_on_worse,
+                       keep_forces=rec.keep_forces if rec is not None else "")
 
 
 def _joined(items: Sequence[str]) -> str:

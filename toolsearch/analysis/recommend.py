@@ -1053,9 +1053,10 @@ def _keep_forces_words(rec: MultiRecommendation, ladder: Ladder, config: ToolSea
     return words
 
 
-def keep_forces_lines(rec: MultiRecommendation) -> list[str]:
-    """:attr:`MultiRecommendation.keep_forces` as a line of ``recommend`` and the report, and a
-    notice of the Tuning page; ``[]`` when keeping the servers changes no other server's state."""
+def keep_forces_lines(rec: MultiRecommendation | Any) -> list[str]:
+    """:attr:`MultiRecommendation.keep_forces` (or a ``check`` result's, the same words) as a line of
+    ``recommend``, ``check`` and the report, and a notice of the Tuning page; ``[]`` when keeping the
+    servers changes no other server's state."""
     return [rec.keep_forces] if rec.keep_forces else []
 
 

@@ -114,15 +114,6 @@ def _context(n: int | None, note: str = "") -> str:
     return Q.length_label(n) + (f" ({note})" if note else "")
 
 
-def _short_context(n: int | None) -> str:
-    if not n:
-        return "unknown"
-    if n >= 1_000_000 and n % 1_000_000 == 0:
-        return f"{n // 1_000_000}M"
-    if n % 1000 == 0:
-        return f"{n // 1000}K"
-    return f"{n:,}"
-
 
 def _table(header: Sequence[str], rows: Iterable[Sequence[Any]], numeric: Iterable[int] = (),
            cell_style: Any = None, css_class: str = "") -> str:
@@ -277,7 +268,7 @@ def _grid(inspector: Inspector, config: ToolSearchConfig, tokenizer: str, colors
     points = form_grid(ladder, config, context_lengths, threshold_pcts)
     by_key = {(p.threshold_pct, p.context_length): p for p in points}
     header = "<tr><th>threshold_pct (rows) / context length (columns)</th>" + "".join(
-        f"<th>{esc(_short_context(c))}</th>" for c in context_lengths) + "</tr>"
+        f"<th>{esc(Q.length_label(c))}</th>" for c in context_lengths) + "</tr>"
     rows = []
     for pct in heat_rows(p.threshold_pct for p in points):  # largest on top, as the Tuning page's table
         cells = []

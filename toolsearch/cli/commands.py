@@ -412,7 +412,7 @@ def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
 
 def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequence[dict[str, Any]] = ()) -> None:
     plan = inspector.plan(config, args.context_length, args.tokenizer)
-    ctx = counted(plan.context_length, "token") if plan.context_length and plan.context_length > 0 else "unknown"
+    ctx = Q.length_label(plan.context_length if plan.context_length and plan.context_length > 0 else None)
     print(f"catalog: {one_line(inspector.catalog.name)} ({counted(len(inspector.full_registration.tools), 'tool')})")
     if inspector.scope is not None:
         print(_terminal_safe(scope_line(inspector)))

@@ -619,6 +619,7 @@ def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sourc
     ``::notice`` with the settings that would reach the goal, then one summary line (never starting
     with ``::``). ``file=`` names the catalog when it is one file."""
     from ..analysis.check import failure_items, worse_lines  # noqa: PLC0415
+    from ..analysis.recommend import keep_forces_lines  # noqa: PLC0415
 
     where = {"file": sources[0]} if len(sources) == 1 and sources[0] != "-" else {}
     lines = [f"toolsearch check: {line}" for line in notes]
@@ -630,6 +631,8 @@ def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sourc
             lines.append(github_command("warning", line, title=GITHUB_TITLES["worse"], **where))
     for line in _verdict_lines(result)[len(items):]:  # the settings that would reach the goal
         lines.append(github_command("notice", line, title="toolsearch check: settings"))
+    for line in keep_forces_lines(result):  # as recommend says it; server names are catalog text
+        lines.append(github_command("notice", line, title="toolsearch check: servers kept named"))
     verdict = "passed" if result.passed else f"failed ({counted(len(items), 'condition')} missed)"
     settings = f"{_settings_words(config)}, planning tokenizer {result.planning_tokenizer}"
     old = result.baseline_config
@@ -665,7 +668,7 @@ def _settings_words(config: ToolSearchConfig) -> str:
 def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig,
            secrets: Sequence[str] = ()) -> int:
     from ..analysis import check as check_mod  # noqa: PLC0415
-    from ..analysis.recommend import SESSION_COLUMNS, keep_called_lines, session_columns_line  # noqa: PLC0415
+    from ..analysis.recommend import SESSION_COLUMNS, keep_called_lines, keep_forces_lines, session_columns_line  # noqa: PLC0415
 
     goal, length_goals = goal_for("check", args, inspector)
     if args.session_sources and not args.keep_called:  # the sessions would change nothing: say so, not ignore them
@@ -742,6 +745,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
             for row, cell in zip(rows, cells):
                 row.append(cell)
     verdict = "passed" if result.passed else "failed"
+    # as recommend says it, after the servers the sessions called: what keeping them keeps named besides
+    called_lines += [one_line(line) for line in keep_forces_lines(result)]
     columns_line = (one_line(session_columns_line(evidence.sessions_read, [c.outcome for c in result.lengths]))
                     if evidence is not None else None)
     if args.format == "markdown":

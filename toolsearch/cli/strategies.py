@@ -27,6 +27,7 @@ from ..engine.config import parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..analysis.wording import counted
+from ..analysis.quantities import length_label
 
 if TYPE_CHECKING:
     from ..analysis.strategies import StrategyModel, Task, TimelineStep
@@ -242,7 +243,7 @@ def _print_switches(model: StrategyModel, events) -> None:
     if not switches:
         return
     print()
-    print(f"other harnesses' switches at {model.settings.context_length:,} tokens (models: Claude Code "
+    print(f"other harnesses' switches at {length_label(model.settings.context_length)} (models: Claude Code "
           f"ENABLE_TOOL_SEARCH=auto re-decides at every request; Qwen Code threshold 10% at session start and "
           f"after a compaction):")
     rows = [[s.index, s.event.label() if s.event else "start", f"{s.mcp_tokens:,}", "defers" if s.claude_code else "up front",

@@ -65,7 +65,7 @@ if common.require_catalog(v):
     signals.context_overflow(plan, v.context_length)
 
     st.subheader("Listing budget")
-    ctx = f"{v.context_length:,} tokens" if v.context_length else "unknown"
+    ctx = Q.length_label(v.context_length)
     # The unit follows the number, as in the report: "10,000 tokens (fixed fallback: …)".
     pct_text = (f"int({v.context_length:,} × {v.config.threshold_pct:g} / 100) = {plan.pct_leg:,} tokens"
                 if v.context_length else f"{plan.pct_leg:,} tokens (fixed fallback: context length unknown)")

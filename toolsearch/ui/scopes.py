@@ -74,7 +74,7 @@ if common.require_catalog(v):
         rows = compare_scopes(root, sessions, v.config, v.context_length, v.tokenizer, v.display_tokenizer)
         st.subheader("Side by side")
         st.text(common.visible_name(f"Catalog: {root.catalog.name} · context length "
-                                   f"{f'{v.context_length:,}' if v.context_length else 'unknown'} · tokens in {v.display_tokenizer}"
+                                   f"{Q.length_label(v.context_length)} · tokens in {v.display_tokenizer}"
                                    + (f" (budget and listing in {v.tokenizer}, the planning tokenizer)"
                                       if v.tokenizer != v.display_tokenizer else "")))
         table = pd.DataFrame([{

@@ -391,7 +391,7 @@ def render() -> None:
         chosen = st.selectbox("Session", ids, key="sessions_pick", format_func=lambda i: show_invisible(shown_name(i)),
                               help=f"Listed {SESSION_ORDER_WORDS}.")
         session = next(s for s in loaded.sessions if s.id == chosen)
-        ctx = f"{session.context_length:,}" if session.context_length else "not recorded"
+        ctx = length_label(session.context_length) if session.context_length else "not recorded"
         st.text(show_invisible(f"model: {session.model or 'not recorded'} · context length: {ctx} · format: {session.format} · "
                 f"{counted(session.messages, 'message')} · {counted(session.round_trips, 'round trip')}"
                 + (f" · title: {session.title}" if session.title else "")))

@@ -100,7 +100,7 @@ def tier2_remedy(plan: Plan) -> str:
                 f"the fallback for an unknown context length; {tuning}).")
     need = names_budget(plan.steps)
     pct = smallest_threshold_pct(need, context) if need is not None else None
-    share = f"threshold_pct's {cfg.threshold_pct:g}% of the {context:,}-token context"
+    share = f"threshold_pct's {cfg.threshold_pct:g}% of the context length ({Q.length_label(context)})"
     if need is None:  # no listing step names a tool: say only which setting limits the budget
         return (f"The budget ({budget:,} tokens) is " + (share if plan.pct_leg < cap else "listing_max_tokens")
                 + f" ({tuning}).")
@@ -117,7 +117,7 @@ def tier2_remedy(plan: Plan) -> str:
         why += f": {' and '.join(steps)} give{'s' if len(steps) == 1 else ''} it here ({tuning})."
     if plan.tools_tokens > context:
         why += (f" No request fits this context in any case: the tools array alone ({plan.tools_tokens:,} tokens, "
-                f"{plan.display_tokenizer}) is larger than {context:,} tokens, and a listing only adds to it.")
+                f"{plan.display_tokenizer}) is larger than the context length ({Q.length_label(context)}), and a listing only adds to it.")
     return why
 
 
@@ -134,11 +134,11 @@ def context_overflow(plan: Plan, context_length: int | None) -> None:
         return
     if plan.tools_tokens > context_length:
         st.warning(f"The tools array alone ({plan.tools_tokens:,} tokens, {plan.display_tokenizer}) is larger than "
-                   f"the context length ({context_length:,} tokens): no request with these settings fits the model.",
+                   f"the context length ({Q.length_label(context_length)}): no request with these settings fits the model.",
                    icon=":material/warning:")
     elif plan.eager_tokens > context_length:
         st.warning(f"Sending every schema up front ({plan.eager_tokens:,} tokens, {plan.display_tokenizer}) would "
-                   f"not fit the context length ({context_length:,} tokens); with tool search the request fits.",
+                   f"not fit the context length ({Q.length_label(context_length)}); with tool search the request fits.",
                    icon=":material/warning:")
 
 

@@ -31,6 +31,7 @@ from toolsearch.analysis.strategies import (harness_switches, switch_tokenizer, 
                                    StrategySettings, Task, dump_events, events_from_text, load_events,
                                    parse_events, task_from_events, task_summary as task_words)
 from toolsearch.analysis.wording import counted
+from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis.review import (SAMPLE_EVENTS_CATALOG,  # the catalog the sample events are written for
                                        STRATEGIES_START_WORDS, strategies_command)
 from toolsearch.analysis.samples import samples_dir
@@ -435,7 +436,7 @@ else:
     literal_table(wide, key="strat_timeline_table", cell_css=shade)
     _switches = harness_switches(model, events) if events_ok else ()
     if _switches:
-        st.caption(f"Other harnesses' switches at {v.context_length:,} tokens (models, see the Harnesses page; MCP "
+        st.caption(f"Other harnesses' switches at {length_label(v.context_length)} (models, see the Harnesses page; MCP "
                    f"tokens in {switch_tokenizer(settings)}, the planning tokenizer, as there): Claude "
                    "Code's ENABLE_TOOL_SEARCH=auto is decided again at every request, so a server added mid-session "
                    "flips it at the next one; Qwen Code's threshold (10%) is decided at session start and after a "

@@ -1,0 +1,54 @@
+"""A context length reads the same on every surface (``length_label``: ``8K``, ``12,345 tokens``):
+the Overview's budget list, its overflow warning and the report's heat-table headings wrote it in
+full (``8,000 tokens``, ``12,345``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from toolsearch.analysis.quantities import length_label
+from toolsearch.analysis.report import build_report
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_catalogs"
+
+
+def _overview(query: dict[str, str]) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update(query)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_overview_labels_the_context_length_of_its_budget_and_its_warning() -> None:
+    at = _overview({"ctx": "8K"})
+    text = "\n".join(m.value for m in at.markdown)
+    assert "- Context length: **8K**\n" in text, text
+    at = _overview({"ctx": "custom", "ctxn": "12345"})
+    text = "\n".join(m.value for m in at.markdown)
+    assert f"- Context length: **{length_label(12_345)}**\n" in text, text
+    assert "- Context length: **12,345 tokens**\n" in text
+    # the tools array alone larger than the context length: the warning labels it the same way
+    at = _overview({"catalog": "github-full", "ctx": "custom", "ctxn": "700", "pct": "50", "cap": "200"})
+    warnings = [w.value for w in at.warning if "context length" in w.value]
+    assert any("larger than the context length (700 tokens): no request" in w for w in warnings), warnings
+    at = _overview({"catalog": "team-workspace", "ctx": "custom", "ctxn": "1000"})
+    warnings = [w.value for w in at.warning if "context length" in w.value]
+    assert any("larger than the context length (1K): no request" in w for w in warnings), warnings
+
+
+def test_report_heat_table_headings_are_length_labels() -> None:
+    ins = Inspector.from_files([SAMPLES / "five-servers.yaml"])
+    report = build_report(ins, parse_config({}), 200_000, context_lengths=[12_345, 32_000, 1_000_000],
+                          threshold_pcts=[5.0])
+    section = report[report.index("<h2>Listing form over context length"):]
+    table = section[section.index('<table class="grid">'):section.index("</table>")]
+    heads = re.findall(r"<th>([^<]+)</th>", table.split("</tr>")[0])
+    assert heads[-3:] == ["12,345 tokens", "32K", "1M"], heads
+    assert heads[-3:] == [length_label(n) for n in (12_345, 32_000, 1_000_000)]
