@@ -56,7 +56,7 @@ def test_listing_max_tokens_takes_exponent_notation_as_context_lengths_does() ->
     catalog = "sample_catalogs/five-servers.yaml"
     capped = run_cli("plan", catalog, "--listing-max-tokens", "1e6")
     assert capped.returncode == 0, capped.stderr
-    assert "listing_max_tokens: '1000000' is outside 200..60000, so it was clamped to 60000" in capped.stderr
+    assert "--listing-max-tokens 1000000 is outside 200..60000, so it was clamped to 60000" in capped.stderr
     assert "listing_max_tokens 60,000" in capped.stdout
     same = run_cli("plan", catalog, "--listing-max-tokens", "3e3", "--context-length", "1e6", "--json")
     assert same.stdout == run_cli("plan", catalog, "--listing-max-tokens", "3000", "--context-length", "1000000",
