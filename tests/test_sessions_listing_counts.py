@@ -21,8 +21,8 @@ def test_the_cli_table_and_json_count_a_mixed_listing(tmp_path):
     done = run_cli("sessions", STORE, "--catalog", CATALOG, "--context-lengths", "16k,32k", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     table = done.stdout.split("called tools already listed by name", 1)[1].splitlines()[1:5]
-    assert [line.split() for line in table[2:]] == [["16,000", "800", "mixed", "6/9", "2/7", "2"],
-                                                    ["32,000", "1,600", "names", "7/7", "9"]]
+    assert [line.split() for line in table[2:]] == [["16K", "800", "mixed", "6/9", "2/7", "2"],
+                                                    ["32K", "1,600", "names", "7/7", "9"]]
     # the same counts as sweep at 16K and threshold_pct 5
     swept = json.loads(run_cli("sweep", CATALOG, "--context-lengths", "16k", "--threshold-pcts", "5", "--json",
                                cwd=tmp_path).stdout)[0]
