@@ -255,7 +255,7 @@ def test_each_failure_is_a_per_server_error_and_the_others_keep_their_tools() ->
     status = by_name(result)
     assert (status["good"].state, status["good"].tool_count) == ("ok", 7)
     assert status["missing"].reason == "cannot start 'toolsearch-no-such-command-xyz': command not found"
-    assert status["exits"].reason == ("the server process exited or closed its output before answering "
+    assert status["exits"].reason == ("the server process exited with status 3 before answering "
                                       "(stderr: boom: bad config)")
     assert re.fullmatch(timed_out("3", "connecting"), status["hangs"].reason), status["hangs"].reason
     assert status["nothing-listening"].reason.startswith("cannot connect to http://127.0.0.1:")

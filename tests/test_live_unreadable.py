@@ -81,5 +81,5 @@ def test_a_server_that_fails_on_a_later_page_says_which_and_what_is_not_kept() -
     status = connect_servers(_specs("crash-on-page-2")[:1], timeout=TIMEOUT).statuses[0]
     assert status.state == "failed"
     assert status.reason == ("while listing tools, page 2 (the 2 tools of the pages before not kept): the server "
-                             "process exited or closed its output before answering (1 line on stdout was not JSON-RPC)"), \
+                             "process exited with status 3 before answering (1 line on stdout was not JSON-RPC)"), \
         status.reason

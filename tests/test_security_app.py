@@ -257,7 +257,7 @@ def test_connect_shows_the_exact_launch_and_starts_only_on_start_with_the_token(
     # a Styler keeps its frame in .data; small tables are static, their reasons listed below them
     table = literal_tables(overview)["server_table"].set_index("server")
     assert table.loc["touch", "state"] == "failed" and table.loc["touch", "tools"] == "0"
-    reasons = [m.value for m in overview.markdown if "the server process exited or closed its output before answering" in m.value]
+    reasons = [m.value for m in overview.markdown if "the server process exited with status 0 before answering" in m.value]
     assert len(reasons) == 1 and reasons[0].count("touch") == 1
     assert table.loc["local", "tools"] == "7"
 

@@ -126,6 +126,15 @@ _STDERR_TAIL_CHARS = 300
 _STDERR_READ_BYTES = 256 * 1024
 #: A stray (not JSON-RPC) stdout line is shown up to this many characters.
 _STRAY_LINE_CHARS = 120
+#: Seconds between two looks at whether a stdio server being connected has exited.
+_EXIT_POLL_SECONDS = 0.02
+#: Seconds the MCP SDK gets, once a stdio server has exited, to end the session by itself (it
+#: does when the output closes) before the connect fails anyway: a process the server started
+#: may hold its output open, and the connect would otherwise wait for its whole timeout.
+_EXIT_GRACE_SECONDS = 0.5
+#: Seconds a session whose connection ended waits, as it closes, for its stdio server to exit by
+#: itself, so that the exit status said is the server's own and not that of being stopped.
+_EXIT_SETTLE_SECONDS = 0.3
 #: The note added where a server sent back a secret from the config (masked).
 SECRET_ECHO_NOTE = (f"the server sent back a value that matches a secret from the config "
                     f"(env, header, URL, ${{VAR}} value or secret argument); shown as {C.SECRET_MASK}")
@@ -303,6 +312,37 @@ class _Tap:
         self._asked: dict[str, int] = {}
         self._asked_total = 0
         self._progress: Any = None  # an anyio.Event set when an answer reaches the server
+        #: A stdio server's process once the SDK has started it (:meth:`started`).
+        self.process: Any = None
+        self._closing = False
+        self._status_at_close: int | None = None
+
+    def started(self, process: Any) -> None:
+        """Keep the stdio server's ``process`` (anyio's), so its exit can be told and said."""
+        self.process = process
+
+    def exit_status(self) -> int | None:
+        """The stdio server's exit status once it has exited by itself (negative: the signal that
+        ended it), else ``None`` (still running, not started, or not a stdio server). Once the
+        session closes, the status it had then: stopping the server afterwards is not its exit."""
+        if self._closing:
+            return self._status_at_close
+        return None if self.process is None else self.process.returncode
+
+    async def closing(self) -> None:
+        """The session is closing, before the SDK stops the server: note its exit status. When
+        the connection ended first (its output closed), give it :data:`_EXIT_SETTLE_SECONDS` to
+        exit, so a server that exited is said to have (with its status)."""
+        import anyio  # noqa: PLC0415
+
+        process = self.process
+        if process is not None and self.ended and process.returncode is None:
+            with anyio.CancelScope(shield=True):
+                with anyio.move_on_after(_EXIT_SETTLE_SECONDS):
+                    while process.returncode is None:
+                        await anyio.sleep(_EXIT_POLL_SECONDS)
+        self._status_at_close = None if process is None else process.returncode
+        self._closing = True
 
     def _stray_line(self, line: str) -> str:
         """A stray stdout ``line`` as shown (its first :data:`_STRAY_LINE_CHARS` characters) with
@@ -613,7 +653,10 @@ class _TapWriteStream:
 @asynccontextmanager
 async def _tapped(transport: Any, tap: _Tap) -> AsyncIterator[tuple[Any, Any]]:
     async with transport as (read_stream, write_stream):
-        yield _TapReadStream(read_stream, tap), _TapWriteStream(write_stream, tap)
+        try:
+            yield _TapReadStream(read_stream, tap), _TapWriteStream(write_stream, tap)
+        finally:
+            await tap.closing()  # before the transport stops the server
 
 
 @asynccontextmanager
@@ -679,7 +722,8 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
         params = StdioServerParameters(command=spec.command or "", args=list(spec.args),
                                        env={**spec.env, reaper.ENV_MARK: mark}, cwd=spec.cwd)
         sdk_transport = stdio_client(params, errlog=errlog) if errlog is not None else stdio_client(params)
-        transport: Any = _reaped(replycap.limited_stdio(sdk_transport, tap.note_too_large), mark)
+        transport: Any = _reaped(replycap.limited_stdio(sdk_transport, tap.note_too_large, on_start=tap.started),
+                                 mark)
     elif spec.transport == "sse":
         def bounded(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
             return replycap.bounded_client(tap.note_too_large, headers=headers, timeout=timeout, auth=auth)
@@ -915,6 +959,52 @@ def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None, secrets
     return cut
 
 
+class ServerExited(Exception):
+    """A stdio server's process exited while it was being connected and listed.
+
+    Attributes:
+        status: its exit status (negative: the signal that ended it, as in ``subprocess``).
+    """
+
+    def __init__(self, status: int) -> None:
+        super().__init__(exit_reason(status))
+        self.status = status
+
+
+def exit_reason(status: int) -> str:
+    """What a failed connect says when the stdio server's process exited before answering:
+    ``the server process exited with status 3 before answering``, or for a process ended by a
+    signal (``status`` negative, as in ``subprocess``) ``… was ended by signal 9 (SIGKILL) …``.
+    The CLI and the app's live loading both show it (as part of the server's reason)."""
+    if status >= 0:
+        return f"the server process exited with status {status} before answering"
+    import signal  # noqa: PLC0415
+
+    try:
+        name = f" ({signal.Signals(-status).name})"
+    except ValueError:
+        name = ""
+    return f"the server process was ended by signal {-status}{name} before answering"
+
+
+async def _watch_exit(tap: _Tap, stop: Any) -> None:
+    """Raise :class:`ServerExited` once the stdio server's process has exited and the MCP SDK has
+    not ended the session by itself within :data:`_EXIT_GRACE_SECONDS`; return once ``stop`` (an
+    ``anyio.Event``) is set (listed, or the session ended)."""
+    import anyio  # noqa: PLC0415
+
+    while not stop.is_set():
+        status = tap.exit_status()
+        if status is not None:
+            with anyio.move_on_after(_EXIT_GRACE_SECONDS):
+                await stop.wait()
+            if not stop.is_set():
+                raise ServerExited(status)
+            return
+        with anyio.move_on_after(_EXIT_POLL_SECONDS):
+            await stop.wait()
+
+
 def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = None, errlog: Any = None) -> str:
     """A one-line, secret-free reason for a failed connect or call."""
     from pydantic import ValidationError  # noqa: PLC0415
@@ -935,12 +1025,17 @@ def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = No
         reason = tap.too_large
     elif isinstance(cause, MCPError) and tap is not None and tap.unreadable and cause.message == tap.unreadable:
         reason = tap.unreadable
+    elif isinstance(cause, ServerExited):
+        reason = exit_reason(cause.status)
     elif isinstance(cause, MCPError) and tap is not None and tap.http_error:
         reason = f"{tap.http_error} from {_redacted_url(spec)}"
     elif isinstance(cause, MCPError):
         if cause.code == -32000 and (tap is None or tap.ended or "closed" in cause.message.lower()):
             reason = "the server closed the connection before answering"
-            if spec.transport == "stdio":
+            status = tap.exit_status() if tap is not None else None
+            if status is not None:
+                reason = exit_reason(status)
+            elif spec.transport == "stdio":
                 reason = "the server process exited or closed its output before answering"
         else:
             reason = f"the server answered with error {cause.code}: {cause.message}"
@@ -1173,6 +1268,38 @@ def timeout_words(stopping: float) -> str:
     return f"timeout; stopping the server took {stopping:.2f} s more"
 
 
+@asynccontextmanager
+async def _exit_watched(tap: _Tap, stdio: bool) -> AsyncIterator[Any]:
+    """While inside, a stdio server (``stdio``) that exits fails the connect at once with
+    :class:`ServerExited` (see :func:`_watch_exit`) instead of at its timeout. Yields the
+    ``anyio.Event`` that ends the watch (set it once listed); what the body raises comes out
+    as raised."""
+    import anyio  # noqa: PLC0415
+
+    stop = anyio.Event()
+    try:
+        async with anyio.create_task_group() as watch:
+            if stdio:
+                watch.start_soon(_watch_exit, tap, stop)
+            try:
+                yield stop
+            finally:
+                stop.set()
+    except BaseExceptionGroup as group:  # the watch's task group wraps what the body raised
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
+
+
+def _load_sdk() -> None:
+    """Import the MCP SDK's client parts now (a second or more on a busy machine, once per process)."""
+    import mcp  # noqa: F401, PLC0415
+    import mcp.client.sse  # noqa: F401, PLC0415
+    import mcp.client.stdio  # noqa: F401, PLC0415
+    import mcp.client.streamable_http  # noqa: F401, PLC0415
+    import mcp_types  # noqa: F401, PLC0415
+
+
 async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: ProgressFn | None,
                        default_timeout: float, max_pages: int,
                        in_session: Callable[[Any, _Tap, Server, list[Problem]], Awaitable[None]] | None = None,
@@ -1184,6 +1311,7 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
     """
     import anyio  # noqa: PLC0415
 
+    _load_sdk()  # before any clock starts: loading it is not the server's time
     start = time.perf_counter()
     where = f"{LIVE_ORIGIN}: server {quoted(spec.name)}"
     problems: list[Problem] = []
@@ -1210,7 +1338,8 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
         try:
             timed_from = time.perf_counter()
             with anyio.fail_after(timeout) as scope:
-                async with open_session(spec, tap=tap, errlog=errlog.file, connect_timeout=timeout) as client:
+                async with _exit_watched(tap, spec.transport == "stdio") as stop_watching, \
+                        open_session(spec, tap=tap, errlog=errlog.file, connect_timeout=timeout) as client:
                     info, capabilities = _server_info(client)
                     info, echoed_info = scrub_data(info, spec.scrub)  # shown at once: scrub first
                     capabilities, echoed_caps = scrub_data(capabilities, spec.scrub)
@@ -1241,6 +1370,7 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                         status.flags = [spec.scrub(flag) for flag in status.flags]
                         _emit(progress, status)
                         scope.deadline = math.inf  # listed: the rest has its own time budget
+                        stop_watching.set()
                         await in_session(client, tap, server, list(problems))
             if in_session is not None:
                 return server, problems

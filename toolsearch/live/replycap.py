@@ -37,6 +37,9 @@ OverFn = Callable[[str], None]
 #: server process, inside ``stdio_client``).
 _stdio_over: contextvars.ContextVar[tuple[OverFn, int] | None] = contextvars.ContextVar("toolsearch_stdio_over",
                                                                                          default=None)
+#: Called with the process the SDK started for the stdio session being opened in this task.
+_stdio_started: contextvars.ContextVar[Callable[[Any], None] | None] = contextvars.ContextVar(
+    "toolsearch_stdio_started", default=None)
 
 
 def over_sentence(limit: int) -> str:
@@ -133,6 +136,9 @@ def install_stdio_limit() -> None:
 
     async def bounded_start(*args: Any, **kwargs: Any) -> Any:
         process = await start(*args, **kwargs)
+        started = _stdio_started.get()
+        if started is not None:
+            started(process)
         owner = _stdio_over.get()
         return process if owner is None else _bound_stdout(process, owner[1], owner[0])
 
@@ -141,7 +147,8 @@ def install_stdio_limit() -> None:
 
 
 @asynccontextmanager
-async def limited_stdio(transport: Any, on_over: OverFn, limit: int | None = None) -> AsyncIterator[Any]:
+async def limited_stdio(transport: Any, on_over: OverFn, limit: int | None = None,
+                        on_start: Callable[[Any], None] | None = None) -> AsyncIterator[Any]:
     """The SDK's stdio ``transport`` (an async context manager), with the server it starts read
     through :class:`BoundedLines` (``limit``, ``on_over``).
 
@@ -149,6 +156,8 @@ async def limited_stdio(transport: Any, on_over: OverFn, limit: int | None = Non
         transport: ``mcp.client.stdio.stdio_client(...)``, not yet entered.
         on_over: called once with the reason when a line passes the limit.
         limit: bytes; default :data:`~toolsearch.engine.constants.LIVE_MESSAGE_MAX_BYTES`.
+        on_start: called once with the server's process (anyio's ``Process``: its ``returncode``
+            tells when it has exited) as soon as the SDK has started it.
 
     Raises:
         RuntimeError: from :func:`install_stdio_limit`.
@@ -156,14 +165,18 @@ async def limited_stdio(transport: Any, on_over: OverFn, limit: int | None = Non
     install_stdio_limit()
     limit = C.LIVE_MESSAGE_MAX_BYTES if limit is None else limit
     token: contextvars.Token | None = _stdio_over.set((on_over, limit))
+    started: contextvars.Token | None = _stdio_started.set(on_start)
     try:
         async with transport as streams:
             _stdio_over.reset(token)  # the server is started: nothing else in this task is limited
-            token = None
+            _stdio_started.reset(started)
+            token = started = None
             yield streams
     finally:
         if token is not None:
             _stdio_over.reset(token)
+        if started is not None:
+            _stdio_started.reset(started)
 
 
 def bounded_client(on_over: OverFn, headers: dict[str, str] | None = None, timeout: Any = None,
