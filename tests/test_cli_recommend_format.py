@@ -82,3 +82,25 @@ def test_markdown_escapes_server_names(tmp_path):
                          "--goal names --except 's0@team|x'`")
     for line in lines[:-1]:  # every @ outside the gate line is in a code span
         assert all(part.count("@") == 0 for part in line.split("`")[::2]), line
+
+
+def test_every_format_alias_says_which_format_it_is():
+    """``recommend --help`` said ``--json  print JSON`` beside ``--format`` and ``--yaml  the same
+    as --format yaml``: where a command has an output ``--format``, each alias it has for one of
+    its formats says so, as ``check`` and ``lint`` do."""
+    import argparse
+
+    from toolsearch.cli.commands import build_parser
+
+    checked = []
+    subparsers = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for command, parser in subparsers.choices.items():
+        formats = next((a.choices for a in parser._actions if "--format" in a.option_strings), None)
+        if not formats or "json" not in formats:  # sessions --format is the format of its input files
+            continue
+        help_text = " ".join(run_cli(command, "--help").stdout.split())
+        for fmt in formats:
+            if any(f"--{fmt}" in a.option_strings for a in parser._actions):
+                assert f"--{fmt} the same as --format {fmt}" in help_text, (command, fmt, help_text)
+                checked.append((command, fmt))
+    assert ("recommend", "json") in checked and ("recommend", "yaml") in checked and ("check", "json") in checked

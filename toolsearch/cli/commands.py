@@ -109,9 +109,10 @@ def _positive_int(text: str) -> int:
     return whole_number(text, "expected a whole number above 0", least=1)
 
 
-def _common(parser: argparse.ArgumentParser, output: Any = None) -> None:
+def _common(parser: argparse.ArgumentParser, output: Any = None, json_help: str = "print JSON") -> None:
     """The arguments every catalog command takes; ``--json`` goes into ``output`` when given (a
-    mutually exclusive group of the command's output formats)."""
+    mutually exclusive group of the command's output formats), with ``json_help`` as its help
+    (a command with a ``--format`` option says it is ``--format json``)."""
     parser.add_argument("sources", nargs="+", metavar="SOURCE",
                         help="catalog files (catalog YAML/JSON, recorded tools/list JSON, function arrays) or "
                              "MCP client config files (mcpServers / servers / mcp_servers: their servers are "
@@ -131,7 +132,7 @@ def _common(parser: argparse.ArgumentParser, output: Any = None) -> None:
     parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                         help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
     parser.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
-    (output or parser).add_argument("--json", action="store_true", help="print JSON")
+    (output or parser).add_argument("--json", action="store_true", help=json_help)
     add_scope_arguments(parser)
 
 
@@ -235,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="One threshold_pct and listing_max_tokens that reach the goal at every listed "
                                    "context length. Exit status 0 when a setting does, 1 when none does (the best "
                                    "reachable one is printed, with why), 2 for bad input.")
-    _common(p)
+    _common(p, json_help="the same as --format json")
     p.add_argument("--context-lengths", type=parse_context_lengths, action=Once, required=True, metavar="N,N,...",
                    help="the context lengths the config serves, e.g. 32k,128k,200k,1m")
     p.add_argument("--goal", type=goal_argument, action=Once, required=True, metavar="GOAL|LENGTH=GOAL,...",
