@@ -82,3 +82,32 @@ def test_strategies_timeline_counts_a_search_response_the_same_way() -> None:
         assert describe.message.endswith(f"(response {counted(Q.bridge_response(described, tokenizer), 'token')})"), \
             describe.message
         assert search.conversation[-1].tokens == Q.bridge_response(response, tokenizer)
+
+
+@pytest.mark.parametrize("tokenizer", ["chars4", "o200k_base"])
+def test_describe_command_prints_the_response_size_the_describe_tab_shows(tokenizer) -> None:
+    """``toolsearch describe`` printed the response and no size, while the Search page's Describe
+    tab shows it under the response: its text output now ends with the ``search`` command's
+    ``response:`` line, from the same function; ``--json`` stays the response object alone."""
+    names = ["mcp__github__create_issue", "no_such_tool"]
+    done = run_cli("describe", str(TEAM), *names, "--tokenizer", tokenizer)
+    assert done.returncode == 1, done.stderr  # a name not found fails the run, as before
+    as_json = run_cli("describe", str(TEAM), *names, "--json")
+    response = json.loads(as_json.stdout)
+    assert response == Inspector.from_files([TEAM]).bridge(parse_config({})).tool_describe({"names": names})
+    *body, last = done.stdout.splitlines()
+    assert json.loads("\n".join(body)) == response
+    assert last == f"response: {Q.bridge_response_words(response, tokenizer)}"
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params["dtok"] = tokenizer
+    at.run()
+    at.switch_page("toolsearch/ui/search.py").run()
+    assert not at.exception, at.exception
+    at.session_state["search_tab"] = "Describe"
+    at.run()
+    at.multiselect(key="describe_names").set_value(names[:1])
+    at.text_input(key="describe_extra").set_value(names[1]).run()
+    assert not at.exception, at.exception
+    captions = [c.value for c in at.caption]
+    assert Q.bridge_response_words(response, tokenizer) in captions, captions

@@ -101,7 +101,9 @@ def test_describe_text_output_is_escaped_too(tmp_path):
     result = run_cli("describe", catalog, "mcp__files__read_file")
     assert result.returncode == 0, result.stderr
     assert raw_format_chars(result.stdout) == []
-    assert json.loads(result.stdout)["tools"]["mcp__files__read_file"]["description"] == DESCRIPTION
+    *response, size = result.stdout.splitlines()  # the response, then its size
+    assert json.loads("\n".join(response))["tools"]["mcp__files__read_file"]["description"] == DESCRIPTION
+    assert size.startswith("response: ")
 
 
 def test_search_text_output_shows_format_characters_as_markers(tmp_path):

@@ -109,6 +109,14 @@ def _positive_int(text: str) -> int:
     return whole_number(text, "expected a whole number above 0", least=1)
 
 
+def _response_tokenizer_argument(parser: argparse.ArgumentParser) -> None:
+    """``--tokenizer`` of ``search`` and ``describe``: what the bridge response's size on the
+    text output's last line is counted with."""
+    parser.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
+                        help="tokenizer the response's size is counted with, on its last line (the Search page's "
+                             f"display tokenizer; default {C.DEFAULT_TOKENIZER})")
+
+
 def _common(parser: argparse.ArgumentParser, output: Any = None, json_help: str = "print JSON") -> None:
     """The arguments every catalog command takes; ``--json`` goes into ``output`` when given (a
     mutually exclusive group of the command's output formats), with ``json_help`` as its help
@@ -171,9 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=_search_limit, metavar="N",
                    help="matches per query, a whole number (clamped to 1..max_search_limit, as the bridge clamps "
                         "the model's limit)")
-    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
-                   help="tokenizer the response's size is counted with, on its last line (the Search page's "
-                        f"display tokenizer; default {C.DEFAULT_TOKENIZER})")
+    _response_tokenizer_argument(p)
     _variant_argument(p)
     p.add_argument("--side-by-side", action="store_true",
                    help="instead of the response: per query, the names the reference, the --variant and other "
@@ -187,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(the response says which), 2 for bad input.")
     _common(p)
     _names_after_sources(p)
+    _response_tokenizer_argument(p)
     p.add_argument("--sent", action="store_true",
                    help="instead: each tool's input schema as the server sent it against the parameters the model "
                         "receives after registration, and what registration lost")
@@ -609,6 +616,8 @@ def _cmd_describe(args, inspector: Inspector, config: ToolSearchConfig, names: l
         return _describe_sent(args, inspector, names)
     response = inspector.bridge(config).tool_describe({"names": names})
     print_json(response, indent=None if args.json else 2)
+    if not args.json:  # --json is the response object alone
+        print(f"response: {Q.bridge_response_words(response, args.tokenizer)}")
     # As --sent does: the response is printed whole, and a name the model could not have described
     # (not found, or refused such as a tool that is not deferred) makes the run fail for a script.
     return 1 if "error" in response or response.get("not_found") or response.get("errors") else 0
