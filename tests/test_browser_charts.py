@@ -168,7 +168,7 @@ def test_listing_curve_legend_names_the_sidebar_line(chromium, tmp_path):
     entries = page.evaluate("""() => Array.from(document.querySelectorAll('.legend .traces')).map(t => ({
         text: t.querySelector('.legendtext').textContent,
         dash: (t.querySelector('.legendlines path') || {style: {}}).style.strokeDasharray || ''}))""")
-    sidebar = [e for e in entries if e["text"] == "sidebar context length: 32,000 tokens"]
+    sidebar = [e for e in entries if e["text"] == "sidebar context length: 32K"]  # length_label, as everywhere
     assert len(sidebar) == 1 and sidebar[0]["dash"] not in ("", "none"), entries
     page.context.close()
 

@@ -52,3 +52,24 @@ def test_report_heat_table_headings_are_length_labels() -> None:
     heads = re.findall(r"<th>([^<]+)</th>", table.split("</tr>")[0])
     assert heads[-3:] == ["12,345 tokens", "32K", "1M"], heads
     assert heads[-3:] == [length_label(n) for n in (12_345, 32_000, 1_000_000)]
+
+
+def test_listing_curve_labels_the_sidebar_line_with_the_length_label() -> None:
+    """The listing curve's legend named the sidebar's line ``sidebar context length: 32,000 tokens``
+    where every other label writes ``32K``."""
+    from toolsearch.analysis import charts
+    from toolsearch.analysis.sweep import curve_bounds, curve_context_lengths, form_grid, listing_ladder
+
+    ins = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    cfg = parse_config({})
+    ladder = listing_ladder(ins.planner, cfg)
+    low, high = curve_bounds(ladder, cfg.threshold_pct, cfg.listing_max_tokens, 8_000, 1_000_000)
+    points = form_grid(ladder, cfg, curve_context_lengths(ladder, cfg.threshold_pct, cfg.listing_max_tokens,
+                                                          low, high), [cfg.threshold_pct])
+    for length, label in ((32_000, "32K"), (1_000_000, "1M"), (12_345, "12,345 tokens")):
+        assert length_label(length) == label
+        figure = charts.listing_curve_figure(points, ladder.sizes(), length).to_plotly_json()
+        names = [trace.get("name") for trace in figure["data"] if str(trace.get("name", "")).startswith("sidebar")]
+        assert names == [f"sidebar context length: {label}"], names
+        notes = [a["text"] for a in figure["layout"].get("annotations", []) if a["text"].startswith("sidebar")]
+        assert notes == [f"sidebar: {label}"], notes

@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from toolsearch.analysis import palette
 from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.engine.invisible import reveal, shortened
-from toolsearch.analysis.quantities import TOOL_SCHEMA_COLUMN, form_word
+from toolsearch.analysis.quantities import TOOL_SCHEMA_COLUMN, form_word, length_label
 from toolsearch.engine.plan import Plan, ServerPlan
 
 #: The four per-server cost kinds: (ServerPlan field, legend label, color). Their colors are the
@@ -796,10 +796,10 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
     if current_context:
         sidebar_line = dict(color="#757575", dash="dot", width=2)
         fig.add_vline(x=current_context, line=sidebar_line,
-                      annotation_text=f"sidebar: {context_label(current_context)}", annotation_position="top left")
+                      annotation_text=f"sidebar: {length_label(current_context)}", annotation_position="top left")
         # The dotted line's own legend entry (a vertical line has none).
         fig.add_scatter(x=[None], y=[None], mode="lines", line=sidebar_line, hoverinfo="skip",
-                        name=f"sidebar context length: {current_context:,} tokens")
+                        name=f"sidebar context length: {length_label(current_context)}")
     ticks = [c for c in (1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 200_000, 400_000,
                          1_000_000, 2_000_000, 4_000_000, 10_000_000) if xs and xs[0] <= c <= xs[-1]]
     # Show where the budget crosses the listing sizes; a budget far above them runs off the top.
