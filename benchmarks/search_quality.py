@@ -1,6 +1,7 @@
 """Search quality of every variant on the third-party sets, out of sample (prints; can write docs).
 
-Usage: ``python -m benchmarks.search_quality [--write-docs] [--no-speed]``.
+Usage: ``python -m benchmarks.search_quality [--write-docs] [--no-speed]``. With ``--no-speed`` the
+eval-speed run is skipped and the eval-speed paragraph the docs hold is kept as written.
 
 For each set under ``benchmarks/data`` (see its README): every variant's parameters are tuned on
 ``tune.json`` only and scored on ``test.json`` (out of sample); beside that, the same variant
@@ -20,8 +21,8 @@ import re
 import time
 from pathlib import Path
 
-from toolsearch.analysis.evaluation import TuningPoint, best_point, evaluate, evaluate_tuned, load_queries, \
-    tunable_grid, tuning_points
+from toolsearch.analysis.evaluation import NONSENSE_QUERIES_EMPTY, TuningPoint, best_point, evaluate, \
+    evaluate_tuned, load_queries, tunable_grid, tuning_points
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, variant_options
 from toolsearch.analysis.wording import evaluation_share, mean_reciprocal_rank
 from toolsearch.engine.catalog import load_source
@@ -45,6 +46,11 @@ RANKING_ALONE = {"evidence": {"min_best_share": 0.0, "min_best_terms": 0, "min_s
 
 #: Search-quality shares as ``toolsearch eval``, the Quality page and the report print them (0.313).
 _f = evaluation_share
+#: The share of the absent-capability requests (the sets' ``expected: []`` tasks) that come back
+#: empty, under the name ``toolsearch eval`` and the Quality page give it.
+EMPTY = NONSENSE_QUERIES_EMPTY.label
+#: What :data:`EMPTY` is on these sets, where the target is stated.
+EMPTY_MEANING = f"{EMPTY}: the share of absent-capability requests that come back empty"
 
 
 def _params(params: dict) -> str:
@@ -85,9 +91,9 @@ def set_figures(name: str, variants: tuple[str, ...] = AVAILABLE_VARIANTS) -> tu
              + ("" if no_tool is None else
                 f" Beside them, the {len(no_tool.tasks)} requests of `{NO_TOOL_TEST}`, which need no tool by "
                 "MetaTool's own labels, scored with the same tuned parameters."), "",
-             "| variant | query recall@5 (out of sample) | absent requests empty (out of sample) | "
+             f"| variant | query recall@5 (out of sample) | {EMPTY} (out of sample) | "
              + ("" if no_tool is None else f"{NO_TOOL_HEADING} | ")
-             + "MRR (out of sample) | tuned parameters | query recall@5 (in sample) | absent empty (in sample) |",
+             + f"MRR (out of sample) | tuned parameters | query recall@5 (in sample) | {EMPTY} (in sample) |",
              "| --- | --- | --- |" + ("" if no_tool is None else " --- |") + " --- | --- | --- | --- |"]
     rows: list[Row] = []
     for i, (v, w) in enumerate(zip(oos.variants, ins_ev.variants)):
@@ -105,7 +111,7 @@ def set_figures(name: str, variants: tuple[str, ...] = AVAILABLE_VARIANTS) -> tu
     if alone:
         ev = evaluate(ins, test, [n for n, _ in alone], config, params=dict(alone), explain=False)
         lines += ["", "Ranking alone (tuned parameters, abstention thresholds off; out of sample): " + ", ".join(
-            f"`{r.name}` query recall@5 {_f(r.metrics.query_recall_at_k)}, absent requests empty "
+            f"`{r.name}` query recall@5 {_f(r.metrics.query_recall_at_k)}, {EMPTY} "
             f"{_f(r.metrics.nonsense_queries_empty)}" for r in ev.variants) + "."]
     return "\n".join(lines), rows
 
@@ -115,7 +121,7 @@ def absent_neighbours(name: str) -> str:
     per held-out tool, the catalog tool its requests most often match first and their mean first
     cosine; beside that, the present requests' median first cosine, and the ceiling of a cosine
     threshold picked on the test split itself (the best query recall@5 any ``min_cosine`` could give
-    with absent empty at least 0.950: an in-sample bound, not a result). ``""`` when the
+    with nonsense queries empty at least 0.950: an in-sample bound, not a result). ``""`` when the
     semantic extra is not installed."""
     from toolsearch.engine import embedding  # noqa: PLC0415
 
@@ -153,7 +159,7 @@ def absent_neighbours(name: str) -> str:
         f"#### `{name}`: what the absent requests match", "",
         f"The test split's present requests match their first tool at a median cosine of "
         f"{float(np.median([c for c, _ in present])):.2f}; its absent requests at "
-        f"{float(np.median(absent_cos)):.2f}. Reaching absent empty {_f(TARGET_EMPTY)} takes a "
+        f"{float(np.median(absent_cos)):.2f}. Reaching {EMPTY} {_f(TARGET_EMPTY)} takes a "
         f"`min_cosine` above {need:.2f}, which keeps {_f(ceiling)} query recall@5 even with the threshold "
         "picked on the test split itself (an in-sample bound, not a result). Per held-out tool, the "
         "catalog tool its requests match first (`semantic` ranking, cosine alone):", "", *rows])
@@ -169,7 +175,7 @@ def registered_and_pooled(variants: tuple[str, ...] = AVAILABLE_VARIANTS) -> str
     sets = {name: (Inspector(load_source(DATA / name / "catalog.json")), load_queries(DATA / name / "tune.json"),
                    load_queries(DATA / name / "test.json")) for name in SETS}
     rows = ["| variant | parameters | chosen | " + " | ".join(f"`{n}` test query recall@5 (out of sample) | "
-                                                          f"`{n}` test absent empty (out of sample)"
+                                                          f"`{n}` test {EMPTY} (out of sample)"
                                                           for n in SETS) + " |",
             "| --- | --- | --- |" + " --- | --- |" * len(SETS)]
     for variant in variants:
@@ -233,7 +239,7 @@ def readme_table(rows_by_set: dict[str, list[Row]]) -> str:
     ``test.json``), in the variants' order."""
     names = [r[0] for r in next(iter(rows_by_set.values()))]
     head = "| variant (out of sample: tuned on tune.json, scored on test.json) | " + " | ".join(
-        f"`{s}` query recall@5 | `{s}` absent empty" for s in rows_by_set) + " |"
+        f"`{s}` query recall@5 | `{s}` {EMPTY}" for s in rows_by_set) + " |"
     lines = [head, "| --- |" + " --- | --- |" * len(rows_by_set)]
     for name in names:
         cells = []
@@ -259,14 +265,22 @@ def _target_line(rows: list[Row], empty: int, what: str) -> str:
 
 
 def target_sentence(where: str) -> str:
-    """The target, in the tables' form: ``Target: query recall@5 at least 0.700 with absent empty
-    at least 0.950, WHERE``."""
-    return f"Target: query recall@5 at least {_f(TARGET_RECALL)} with absent empty at least {_f(TARGET_EMPTY)}, {where}"
+    """The target, in the tables' form: ``Target: query recall@5 at least 0.700 with nonsense
+    queries empty at least 0.950, WHERE``."""
+    return f"Target: query recall@5 at least {_f(TARGET_RECALL)} with {EMPTY} at least {_f(TARGET_EMPTY)}, {where}"
 
 
-def figures(with_speed: bool = True, rows_by_set: dict | None = None) -> str:
+def written_speed() -> str | None:
+    """The eval-speed paragraph docs/search-quality.md holds now (``None`` when it has none): what
+    ``--no-speed`` keeps, since a speed figure is measured, not derived from the data."""
+    match = re.search(r"### Eval speed\n\n(.*?)\n" + re.escape(END), DOC.read_text(encoding="utf-8"), flags=re.S)
+    return match.group(1) if match else None
+
+
+def figures(with_speed: bool = True, rows_by_set: dict | None = None, kept_speed: str | None = None) -> str:
     """The generated part of docs/search-quality.md; ``rows_by_set`` (when given) receives each
-    set's out-of-sample rows, for :func:`readme_table`."""
+    set's out-of-sample rows, for :func:`readme_table`. Without ``with_speed``, ``kept_speed`` (the
+    eval-speed paragraph written before, if any) stands where the measured one would."""
     parts, summary = [], []
     for name in SETS:
         text, rows = set_figures(name)
@@ -276,7 +290,7 @@ def figures(with_speed: bool = True, rows_by_set: dict | None = None) -> str:
         neighbours = absent_neighbours(name)
         if neighbours:
             parts.append(neighbours)
-        summary.append(f"* `{name}` (test split): " + _target_line(rows, 2, "absent empty"))
+        summary.append(f"* `{name}` (test split): " + _target_line(rows, 2, EMPTY))
         if any(r[3] is not None for r in rows):
             summary.append(f"  * with `{NO_TOOL_TEST}` (requests that need no tool, by MetaTool's labels) as the "
                            "absent requests, the same tuned parameters: "
@@ -284,11 +298,10 @@ def figures(with_speed: bool = True, rows_by_set: dict | None = None) -> str:
     if rows_by_set is not None:
         rows_by_set["summary"] = summary
     out = ["## Figures", "",
-           target_sentence("on held-out data (absent empty: the share of absent-capability requests that come "
-                           "back empty)."), "", *summary, "", "\n\n".join(parts),
+           target_sentence(f"on held-out data ({EMPTY_MEANING})."), "", *summary, "", "\n\n".join(parts),
            "", registered_and_pooled()]
-    if with_speed:
-        speed_text = speed()
+    speed_text = speed() if with_speed else kept_speed
+    if speed_text:
         out += ["", "### Eval speed", "", speed_text]
         if rows_by_set is not None:
             rows_by_set["speed"] = speed_text
@@ -298,14 +311,14 @@ def figures(with_speed: bool = True, rows_by_set: dict | None = None) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write-docs", action="store_true", help="write the figures into docs/search-quality.md")
-    parser.add_argument("--no-speed", action="store_true", help="skip the eval-speed run")
+    parser.add_argument("--no-speed", action="store_true",
+                        help="skip the eval-speed run (the eval-speed paragraph written before is kept)")
     args = parser.parse_args(argv)
     rows_by_set: dict = {}
-    text = figures(not args.no_speed, rows_by_set)
+    text = figures(not args.no_speed, rows_by_set, written_speed() if args.no_speed else None)
     speed_text = rows_by_set.pop("speed", None)
     summary = rows_by_set.pop("summary")
-    table = (target_sentence("out of sample (absent empty: the share of absent-capability requests that come back "
-                             "empty):") + "\n\n" + "\n".join(summary) + "\n\n"
+    table = (target_sentence(f"out of sample ({EMPTY_MEANING}):") + "\n\n" + "\n".join(summary) + "\n\n"
              + readme_table(rows_by_set) + (f"\n\n{speed_text}" if speed_text else ""))
     print(text + "\n\n" + table)
     if args.write_docs:

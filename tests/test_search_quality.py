@@ -1036,9 +1036,11 @@ def test_eval_says_which_variant_is_best_and_at_what_cost():
 
 def test_readme_figures_are_the_docs_out_of_sample_figures():
     """README's search-quality block gives, per variant and set, the out-of-sample recall@5 and
-    absent-empty share of docs/search-quality.md's tables (one run writes both), its target
-    lines and its eval-speed paragraph."""
+    share of absent-capability requests left empty of docs/search-quality.md's tables (one run
+    writes both), its target lines and its eval-speed paragraph. That share is headed with the
+    name `toolsearch eval` and the Quality page give it (it was "absent empty" there)."""
     from benchmarks.search_quality import README_BEGIN, README_END, SETS
+    from toolsearch.analysis.evaluation import NONSENSE_QUERIES_EMPTY
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     doc = (ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8")
@@ -1046,7 +1048,9 @@ def test_readme_figures_are_the_docs_out_of_sample_figures():
     rows = [line.strip("|").split("|") for line in block.splitlines() if line.startswith("| ") and "---" not in line]
     header, body = [c.strip() for c in rows[0]], rows[1:]
     assert header == ["variant (out of sample: tuned on tune.json, scored on test.json)"] + [
-        f"`{s}` {what}" for s in SETS for what in ("query recall@5", "absent empty")]
+        f"`{s}` {what}" for s in SETS for what in ("query recall@5", NONSENSE_QUERIES_EMPTY.label)]
+    assert NONSENSE_QUERIES_EMPTY.label == "nonsense queries empty"
+    assert "absent empty" not in block
     assert len(body) >= 12
     for name in SETS:
         section = doc.split(f"### `{name}`: tuned on `tune.json`, scored on `test.json`")[1].split("###")[0]
@@ -1065,8 +1069,8 @@ def test_readme_figures_are_the_docs_out_of_sample_figures():
 def test_docs_target_lines_read_as_the_tables_do():
     """The target and its verdict per set, in docs/search-quality.md and README, are what the
     generator writes from the docs' own out-of-sample tables, and state the target in the tables'
-    form (absent empty at least 0.950, query recall@5 at least 0.700), not as a percentage beside
-    figures written 0.950."""
+    form (nonsense queries empty at least 0.950, query recall@5 at least 0.700), not as a percentage
+    beside figures written 0.950."""
     from benchmarks.search_quality import (NO_TOOL_HEADING, NO_TOOL_TEST, README_BEGIN, README_END, SETS,
                                            _target_line, target_sentence)
 
@@ -1077,21 +1081,19 @@ def test_docs_target_lines_read_as_the_tables_do():
         section = doc.split(f"### `{name}`: tuned on `tune.json`, scored on `test.json`")[1].split("###")[0]
         table = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| ")]
         head = table[0]
-        recall, empty = head.index("query recall@5 (out of sample)"), head.index("absent requests empty (out of sample)")
+        recall, empty = head.index("query recall@5 (out of sample)"), head.index("nonsense queries empty (out of sample)")
         no_tool = head.index(NO_TOOL_HEADING) if NO_TOOL_HEADING in head else None
         rows = [(c[0], float(c[recall]), float(c[empty]), None if no_tool is None else float(c[no_tool]))
                 for c in table[2:]]
-        summary.append(f"* `{name}` (test split): " + _target_line(rows, 2, "absent empty"))
+        summary.append(f"* `{name}` (test split): " + _target_line(rows, 2, "nonsense queries empty"))
         if no_tool is not None:
             summary.append(f"  * with `{NO_TOOL_TEST}` (requests that need no tool, by MetaTool's labels) as the "
                            "absent requests, the same tuned parameters: "
                            + _target_line([r for r in rows if r[3] is not None], 3, "needs-no-tool requests empty"))
-    for text, where in ((doc, "on held-out data (absent empty: the share of absent-capability requests that come back "
-                              "empty)."),
-                        (readme, "out of sample (absent empty: the share of absent-capability requests that come back "
-                                 "empty):")):
+    meaning = "nonsense queries empty: the share of absent-capability requests that come back empty"
+    for text, where in ((doc, f"on held-out data ({meaning})."), (readme, f"out of sample ({meaning}):")):
         target = target_sentence(where)
-        assert target.startswith("Target: query recall@5 at least 0.700 with absent empty at least 0.950, ")
+        assert target.startswith("Target: query recall@5 at least 0.700 with nonsense queries empty at least 0.950, ")
         assert "\n".join([target, "", *summary]) in text
         assert "95%" not in text and "95 %" not in text
 

@@ -227,7 +227,7 @@ def test_docs_prose_on_the_no_tool_column_says_what_the_table_shows():
     table = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| ")]
     header, rows = table[0], {r[0]: r for r in table[2:]}
     recall, absent, no_tool = (header.index(h) for h in (
-        "query recall@5 (out of sample)", "absent requests empty (out of sample)", NO_TOOL_HEADING))
+        "query recall@5 (out of sample)", "nonsense queries empty (out of sample)", NO_TOOL_HEADING))
     for variant in ("agent", "evidence", "semantic"):
         assert float(rows[variant][no_tool]) > float(rows[variant][absent]), variant
     assert not [v for v, r in rows.items() if float(r[recall]) >= TARGET_RECALL and float(r[no_tool]) >= TARGET_EMPTY]
