@@ -19,7 +19,7 @@ import pytest
 
 from conftest import literal_tables, run_cli_process, write_json
 from toolsearch.engine import constants as C
-from toolsearch.live.client import connect_servers, exit_reason
+from toolsearch.live.client import call_tool, connect_servers, exit_reason
 from toolsearch.live.guard import launch_token
 from toolsearch.live.mcpconfig import spec_from_fields
 
@@ -56,6 +56,48 @@ def test_a_server_that_exits_at_once_fails_at_once_with_its_exit_status() -> Non
     }, reasons
     assert all(s.state == "failed" and s.elapsed < TIMEOUT / 3 for s in result.statuses), result.statuses
     assert took < TIMEOUT / 2, took
+
+
+def test_a_call_to_a_server_that_exits_says_so_at_once() -> None:
+    for spec, status, tail in ((spec_from_fields("three", command=PY, args=["-c", EXIT_3], env={"API_KEY": SECRET}), 3,
+                                f" (stderr: fatal: bad key {C.SECRET_MASK})"),
+                               (spec_from_fields("launcher", command=PY, args=["-c", LAUNCHER]), 4, " (stderr: launched)")):
+        outcome = call_tool(spec, "anything", {}, timeout=TIMEOUT, connect_timeout=TIMEOUT)
+        assert not outcome.ok and outcome.reason == exit_reason(status) + tail, outcome.reason
+        assert outcome.elapsed < TIMEOUT / 3, outcome.elapsed
+
+
+#: A raw stdio MCP server that answers ``initialize`` at once and ``tools/list`` (one tool) after
+#: ``SLOW_LIST`` seconds.
+SLOW_LIST = 3
+SLOW_SERVER = f"""
+import json, sys, time
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    if message["method"] == "initialize":
+        result = {{"protocolVersion": "2025-06-18", "capabilities": {{"tools": {{}}}},
+                  "serverInfo": {{"name": "slow", "version": "1"}}}}
+    elif message["method"] == "tools/list":
+        time.sleep({SLOW_LIST})
+        result = {{"tools": [{{"name": "t", "inputSchema": {{"type": "object"}}}}]}}
+    else:
+        result = {{}}
+    sys.stdout.write(json.dumps({{"jsonrpc": "2.0", "id": message["id"], "result": result}}) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+def test_a_launcher_whose_child_serves_on_its_output_still_connects() -> None:
+    """The command exits at once but a process it started answers on the inherited output: that
+    process is the server, and the connect goes on (only a silent output fails at once), however
+    long its listing takes within the budget."""
+    launcher = f"import subprocess, sys; subprocess.Popen([sys.executable, '-c', {SLOW_SERVER!r}]); sys.exit(0)"
+    status = connect_servers([spec_from_fields("launched", command=PY, args=["-c", launcher])],
+                             timeout=TIMEOUT).statuses[0]
+    assert (status.state, status.tool_count, status.reason) == ("ok", 1, None), status
+    assert status.elapsed > SLOW_LIST
 
 
 @pytest.mark.parametrize("command", ["plan", "snapshot"])

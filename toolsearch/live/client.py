@@ -130,8 +130,9 @@ _STRAY_LINE_CHARS = 120
 _EXIT_POLL_SECONDS = 0.02
 #: Seconds the MCP SDK gets, once a stdio server has exited, to end the session by itself (it
 #: does when the output closes) before the connect fails anyway: a process the server started
-#: may hold its output open, and the connect would otherwise wait for its whole timeout.
-_EXIT_GRACE_SECONDS = 0.5
+#: may hold its output open, and the connect would otherwise wait for its whole timeout. (When
+#: that process answers meanwhile, it is the server: the session goes on.)
+_EXIT_GRACE_SECONDS = 2.0
 #: Seconds a session whose connection ended waits, as it closes, for its stdio server to exit by
 #: itself, so that the exit status said is the server's own and not that of being stopped.
 _EXIT_SETTLE_SECONDS = 0.3
@@ -314,6 +315,8 @@ class _Tap:
         self._progress: Any = None  # an anyio.Event set when an answer reaches the server
         #: A stdio server's process once the SDK has started it (:meth:`started`).
         self.process: Any = None
+        #: Messages received from the server so far (JSON-RPC ones).
+        self.heard = 0
         self._closing = False
         self._status_at_close: int | None = None
 
@@ -589,6 +592,7 @@ class _TapReadStream:
             if answer is not None:
                 return answer  # the request fails now, with the reason, instead of at its timeout
         else:
+            self._tap.heard += 1
             self._tap.server_request(getattr(item, "message", None))
             while self._tap.asking_too_much():  # read on only as the server reads the answers
                 if not await self._tap.wait_for_answers():
@@ -989,16 +993,18 @@ def exit_reason(status: int) -> str:
 
 async def _watch_exit(tap: _Tap, stop: Any) -> None:
     """Raise :class:`ServerExited` once the stdio server's process has exited and the MCP SDK has
-    not ended the session by itself within :data:`_EXIT_GRACE_SECONDS`; return once ``stop`` (an
+    not ended the session by itself within :data:`_EXIT_GRACE_SECONDS`, unless something answered
+    on its output meanwhile (a process it started is serving); return once ``stop`` (an
     ``anyio.Event``) is set (listed, or the session ended)."""
     import anyio  # noqa: PLC0415
 
     while not stop.is_set():
         status = tap.exit_status()
         if status is not None:
+            heard = tap.heard
             with anyio.move_on_after(_EXIT_GRACE_SECONDS):
                 await stop.wait()
-            if not stop.is_set():
+            if not stop.is_set() and tap.heard == heard:
                 raise ServerExited(status)
             return
         with anyio.move_on_after(_EXIT_POLL_SECONDS):
@@ -1595,6 +1601,7 @@ async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], ca
                  connect_timeout: float, utility: str | None, start: float) -> CallOutcome:
     import anyio  # noqa: PLC0415
 
+    _load_sdk()  # before the connect budget starts: loading it is not the server's time
     tap = _Tap(spec.scrub, spec.secret_values())
     phase = "connecting"
     call_elapsed: float | None = None
@@ -1608,12 +1615,14 @@ async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], ca
             # budget to the call budget once the session is up.
             timed_from = time.perf_counter()
             with anyio.CancelScope(deadline=anyio.current_time() + connect_timeout) as scope:
-                async with open_session(spec, tap=tap, errlog=errlog.file, connect_timeout=connect_timeout) as client:
+                async with _exit_watched(tap, spec.transport == "stdio") as stop_watching, \
+                        open_session(spec, tap=tap, errlog=errlog.file, connect_timeout=connect_timeout) as client:
                     phase = "calling"
                     timed_from = time.perf_counter()
                     scope.deadline = anyio.current_time() + call_timeout
                     response, ok, reason, call_elapsed = await _call_in_session(
                         client, tap, spec, tool_name, arguments, utility, notes)
+                    stop_watching.set()
                     phase = "closing"
             if scope.cancelled_caught and response is None:
                 budget = call_timeout if phase == "calling" else connect_timeout
