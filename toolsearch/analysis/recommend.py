@@ -1786,7 +1786,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     expected listing at each length (form and counts, listing and budget tokens), where it lists
     less than ``config`` (``lowered``, the words of :func:`lowered_words`), each server it
     does not name with why (``# not named:``, the words of :func:`recommendation_lines`), each length
-    where the listing takes a large share of the context (:func:`large_share_lines`), each shorter
+    where the listing takes a large share of the context (:func:`large_share_lines`), with recorded
+    sessions the called tools it leaves unnamed (:func:`called_unnamed_lines`), each shorter
     context length recorded sessions ran at (:func:`shorter_length_lines`) and, when it is
     reached, the ``toolsearch check`` command that gates a catalog on it (:func:`check_command`).
 
@@ -1834,6 +1835,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     lines += [f"# not named: {_comment_text(server.reason)}" for server in rec.unnamed]
     lines += [f"# {_comment_text(line)}" for line in no_tools_lines(rec)]
     lines += [f"# {_comment_text(line)}" for line in large_share_lines(rec)]
+    # the evidence against the block, as `recommend` prints it: the called tools it leaves unnamed
+    lines += [f"# {_comment_text(line)}" for line in called_unnamed_lines(rec)]
     lines += [f"# {_comment_text(line)}" for line in shorter_length_lines(rec)]
     # one block serves every session: say what the sessions outside the scope get
     lines += [f"# {_comment_text(line)}" for line in outside_scope_lines(rec)]
