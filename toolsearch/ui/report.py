@@ -80,8 +80,11 @@ if common.require_catalog(v):
     left_out_servers = dropped_words(asked.dropped)
     c1.caption("Recommended settings across context lengths: " + (
         common.md_escape(common.visible(
-            f"the Tuning page's goal ({question_words(found[1], found[0])}), for the sidebar's current settings; "
-            "change the context lengths and goal there."
+            # the two numbers to ship, as the Tuning page's metrics give them, before any report is built
+            f"threshold_pct {found[0].threshold_pct:g}%, listing_max_tokens {found[0].listing_max_tokens:,} tokens"
+            + ("" if found[0].reached else " (the best reachable setting: the goal is out of reach)")
+            + f", for the Tuning page's goal ({question_words(found[1], found[0])}); the report sets them beside the "
+            "sidebar's current settings; change the context lengths and goal there."
             + (f" {left_out_servers}" if left_out_servers else ""))) if found else
         f"not included: fix the {asked.blocked_by} on the Tuning page to include them (its goal cannot be asked: "
         f"{common.md_escape(common.visible(asked.error))})"))
