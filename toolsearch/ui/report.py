@@ -18,7 +18,7 @@ from toolsearch.analysis.report import tier_and_form
 from toolsearch.analysis.review import DEFAULT_QUERIES, StrategyComparison
 from toolsearch.engine.inspector import Inspector
 from toolsearch.ui import common
-from toolsearch.ui.recommendation import (ctx_text, dropped_words, missing_words, question_for_report,
+from toolsearch.ui.recommendation import (compared_settings, ctx_text, dropped_words, missing_words, question_for_report,
                                          question_words, recommendation_for)
 
 NO_QUERY_FILE = "none"
@@ -129,7 +129,7 @@ if common.require_catalog(v):
                 progress=lambda text: status.update(label=text), problems=left_out,
                 recommendation=found[0] if found else None, recommendation_warnings=missing_words(v) if found else (),
                 catalogs=common.shipped_sample_files(),  # the block's gate line, as the Tuning page's
-                context_note=ctx_note)
+                context_note=ctx_note, compared_with=compared_settings(cfg))  # the Tuning page's yardstick
             for problem in left_out:
                 st.error(common.md_escape(problem), icon=":material/error:")
             st.session_state["report_signature"] = signature
