@@ -1,7 +1,8 @@
 """The exported ``tools.tool_search`` block carries the evidence against it: with recorded
 sessions, the called tools its listing leaves unnamed, in the words ``recommend`` prints above
 its table (one function for both), so the file a config review reads does not hide that every
-tool the sessions used now needs a search. The Tuning page's block is the same text."""
+tool the sessions used now needs a search; when they are all named, it says the sessions were
+weighed. The Tuning page's block is the same text."""
 
 from __future__ import annotations
 
@@ -30,10 +31,23 @@ def test_yaml_block_names_the_called_tools_it_leaves_unnamed_as_the_text_does():
     assert block.stdout.index(f"# {LINE}") < block.stdout.index("tools:\n")
 
 
-def test_block_keeps_quiet_when_every_called_tool_is_named():
+def test_block_says_the_sessions_were_weighed_when_every_called_tool_is_named():
     block = run_cli(*ASK, "--keep-called", "--yaml", cwd=ROOT)
     assert block.returncode == 0, block.stderr
     assert "# called in the sessions but not named" not in block.stdout
+    assert "# sessions: 7 sessions read; every deferred tool they called (7) is named at 32K, 200K, 1M" in (
+        block.stdout.splitlines())
+    # without sessions, no such line
+    plain = run_cli(*ASK[:-2], "--yaml", cwd=ROOT)
+    assert plain.returncode == 0 and "# sessions:" not in plain.stdout
+
+
+def test_block_says_when_the_sessions_called_nothing_this_catalog_defers():
+    block = run_cli("recommend", "sample_catalogs/japanese.yaml", "--context-lengths", "32k", "--goal", "names",
+                    "--sessions", "sample_sessions/state.db", "--yaml", cwd=ROOT)
+    assert block.returncode == 0, block.stderr
+    assert ("# sessions: 7 sessions read; the sessions called no tool this catalog defers, so there is nothing for "
+            "the listing to name") in block.stdout.splitlines(), block.stdout
 
 
 def test_tuning_page_block_says_the_same():
