@@ -813,24 +813,27 @@ def test_a_link_with_a_tuning_goal_opened_on_the_report_page_carries_it():
     (its default context lengths, goal and headroom) and the same numbers that page shows for it."""
     query = {"lengths": "32k,200k", "goal": "full", "except": "github,nope"}
     at = open_page("toolsearch/ui/report.py", query)
-    assert carried_caption(at) == (
-        "Recommended settings across context lengths: the Tuning page's goal (every tool with its short description "
-        "(form full), except github (may collapse); context lengths 32K, 200K), for the sidebar's current "
-        "settings; change the context lengths and goal there. May collapse: nope is not "
-        "a server of this catalog; left out.")
-    at.button(key="build_report").click().run()
-    assert not at.exception, at.exception
     config = parse_config({})
     rec = recommend_for_contexts(listing_ladder(inspector().planner, config), config, [32_000, 200_000], "full",
                                  except_servers=["github"])
+    # the two numbers to ship are on the page before any report is built, as the Tuning page writes them
+    assert carried_caption(at) == (
+        f"Recommended settings across context lengths: threshold_pct {rec.threshold_pct:g}%, listing_max_tokens "
+        f"{rec.listing_max_tokens:,} tokens, for the Tuning page's goal (every tool with its short description "
+        "(form full), except github (may collapse); context lengths 32K, 200K); the report sets them beside the "
+        "sidebar's current settings; change the context lengths and goal there. May collapse: nope is not "
+        "a server of this catalog; left out.")
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
     section = report_section(at.session_state["report_html"])
     assert f"listing_max_tokens: {rec.listing_max_tokens}" in section, section[:2000]
     tuning = open_page("toolsearch/ui/tuning.py", query)  # the same number on the Tuning page
     assert metric(tuning, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
     plain = open_page("toolsearch/ui/report.py")
     assert carried_caption(plain) == (
-        "Recommended settings across context lengths: the Tuning page's goal (every server at names or better; context "
-        "lengths 32K, 128K, 200K, 1M), for the sidebar's current settings; change the context lengths and goal there.")
+        "Recommended settings across context lengths: threshold_pct 4.7%, listing_max_tokens 1,473 tokens, for the "
+        "Tuning page's goal (every server at names or better; context lengths 32K, 128K, 200K, 1M); the report sets "
+        "them beside the sidebar's current settings; change the context lengths and goal there.")
     for page in (plain, at):  # where the question is changed, one click away
         assert [(link.label, link.proto.page.rsplit("/", 1)[-1]) for link in page.get("page_link")] == [
             ("Context lengths and goal: Tuning", "tuning")]
@@ -844,8 +847,9 @@ def test_a_link_with_a_tuning_goal_opened_on_the_report_page_carries_it():
     defaults = recommend_for_contexts(listing_ladder(inspector().planner, config), config,
                                       [32_000, 128_000, 200_000, 1_000_000], "names")
     assert f"listing_max_tokens: {defaults.listing_max_tokens}" in section, section[:2000]
-    plain.switch_page("toolsearch/ui/tuning.py").run()  # the Tuning page opened afterwards: the same number
-    assert metric(plain, "Recommended listing_max_tokens") == f"{defaults.listing_max_tokens:,} tokens"
+    plain.switch_page("toolsearch/ui/tuning.py").run()  # the Tuning page opened afterwards: the same numbers
+    assert metric(plain, "Recommended listing_max_tokens") == f"{defaults.listing_max_tokens:,} tokens" == "1,473 tokens"
+    assert metric(plain, "Recommended threshold_pct") == f"{defaults.threshold_pct:g}%" == "4.7%"
     # a link whose question cannot be asked (a server in both lists): said, with the reason
     blocked = open_page("toolsearch/ui/report.py", {"lengths": "32k", "except": "slack", "keep": "slack"})
     assert carried_caption(blocked) == (

@@ -354,8 +354,10 @@ def test_sweep_text_says_a_mixed_listing_by_counts() -> None:
     out = ok(run_cli("sweep", Path(__file__).resolve().parent.parent / "sample_catalogs" / "team-workspace.yaml",
                      "--context-lengths", "32000",
                      "--threshold-pcts", "1,10"))
-    forms = [re.split(r"  +", line)[5] for line in out.splitlines()[2:]]
+    *rows, key = out.splitlines()[2:]
+    forms = [re.split(r"  +", line)[5] for line in rows]
     assert forms == ["mixed 2/9", "names"]  # names lists every server: the form alone, as in the grid
+    assert key == "listing_form “mixed 2/9”: 2 of 9 servers named, the rest as summary lines"  # the grid's key
 
 
 
@@ -370,7 +372,8 @@ def test_sweep_with_a_config_sweeps_its_threshold_pct(tmp_path) -> None:
     assert [line.split()[:4] for line in out.splitlines()[2:]] == [["32K", "5.1", "1,621", "1,621"],
                                                                   ["1M", "5.1", "1,621", "1,621"]]
     out = ok(run_cli("sweep", team, "--context-lengths", "32k"))  # without a config: the default grid
-    assert [line.split()[1] for line in out.splitlines()[2:]] == ["1", "2", "5", "10", "20"]
+    rows = [line for line in out.splitlines()[2:] if not line.startswith("listing_form ")]  # the key under it
+    assert [line.split()[1] for line in rows] == ["1", "2", "5", "10", "20"]
 
 # --- errors: exit 2, one line, no traceback ----------------------------------------------------------------
 

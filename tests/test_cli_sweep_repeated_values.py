@@ -23,4 +23,6 @@ def test_the_text_table_has_one_row_per_setting(tmp_path):
                    "--threshold-pcts", "1,1,1", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     body = done.stdout.splitlines()[2:]
-    assert len(body) == 1 and body[0].split()[:4] == ["32K", "1", "4,000", "320"], done.stdout
+    # one row, then the key to its counts (mixed 2/9)
+    assert len(body) == 2 and body[0].split()[:4] == ["32K", "1", "4,000", "320"], done.stdout
+    assert body[1].startswith("listing_form “mixed 2/9”"), done.stdout

@@ -88,7 +88,8 @@ def test_sweep_and_the_tuning_grid_show_one_short_form() -> None:
     head = re.split(r"  +", lines[0])
     form = head.index("listing_form")
     printed = {}
-    for line in lines[2:]:
+    *rows, key = lines[2:]  # the key to the mixed counts under the table, the grid's own
+    for line in rows:
         cells = re.split(r"  +", line)
         length = {length_label(n): n for n in DEFAULT_CONTEXT_LENGTHS}[cells[0]]  # written as recommend writes it
         printed[(length, float(cells[1]))] = cells[form]
@@ -97,6 +98,10 @@ def test_sweep_and_the_tuning_grid_show_one_short_form() -> None:
     shown = {(int(c), float(y)): unescape(text) for c, y, text in re.findall(
         r'<td[^>]*data-context-length="(\d+)" data-y="([\d.]+)"[^>]*>([^<]*)</td>', grid)}
     assert shown and shown == printed
+    # the key to the counts in the grid's words (each names its own first mixed cell)
+    words = r"“mixed (\d+)/(\d+)”: \1 of \2 servers named, the rest as summary lines"
+    assert re.fullmatch("listing_form " + words, key), key
+    assert re.search(words, unescape(grid)), grid[-300:]
     assert {"full", "names", "none"} <= set(printed.values())
     assert any(re.fullmatch(r"mixed \d+/9", v) for v in printed.values())
     doc = (ROOT / "docs" / "tuning.md").read_text(encoding="utf-8")

@@ -175,6 +175,12 @@ def form_word(form: str) -> str:
     return STATE_WORDS.get(form, form)
 
 
+def mixed_label_words(short_label: str, servers_named: int, servers_total: int) -> str:
+    """The key to a mixed listing's short label (``mixed 8/9``), as the Tuning page's grids and
+    ``sweep``'s table explain it: ``“mixed 8/9”: 8 of 9 servers named, the rest as summary lines``."""
+    return f"“{short_label}”: {servers_named:,} of {servers_total:,} servers named, the rest as summary lines"
+
+
 # --- one function per quantity ------------------------------------------------------------------
 
 def all_schemas_up_front(plan: Plan) -> int:

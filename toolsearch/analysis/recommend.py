@@ -1640,6 +1640,21 @@ def called_unnamed_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
     return lines
 
 
+def called_named_line(rec: MultiRecommendation) -> str | None:
+    """With recorded sessions and every called tool named at every listed length (no
+    :func:`called_unnamed_lines`): one line that says the block was weighed against them, e.g.
+    ``"sessions: 7 sessions read; every deferred tool they called (7) is named at 32K, 200K, 1M"``.
+    ``None`` without sessions or when some called tool is left unnamed (that line says so)."""
+    if rec.sessions_read is None or any(rec.called_unnamed):
+        return None
+    read = f"sessions: {counted(rec.sessions_read, 'session')} read"
+    total = max((c.called_total or 0 for c in rec.contexts), default=0)
+    if not total:
+        return f"{read}; {NO_DEFERRED_CALLED_WORDS}"
+    where = ", ".join(length_label(c.context_length) for c in rec.contexts)
+    return f"{read}; every deferred tool they called ({total:,}) is named at {where}"
+
+
 #: What a catalog drift means for the two session columns (said wherever they are shown).
 SESSION_DRIFT_CONSEQUENCE = ("called_listed and searches_saved count this catalog's listing, not the one the "
                              "sessions ran on.")
@@ -1786,7 +1801,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     expected listing at each length (form and counts, listing and budget tokens), where it lists
     less than ``config`` (``lowered``, the words of :func:`lowered_words`), each server it
     does not name with why (``# not named:``, the words of :func:`recommendation_lines`), each length
-    where the listing takes a large share of the context (:func:`large_share_lines`), each shorter
+    where the listing takes a large share of the context (:func:`large_share_lines`), with recorded
+    sessions the called tools it leaves unnamed (:func:`called_unnamed_lines`), each shorter
     context length recorded sessions ran at (:func:`shorter_length_lines`) and, when it is
     reached, the ``toolsearch check`` command that gates a catalog on it (:func:`check_command`).
 
@@ -1834,6 +1850,11 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     lines += [f"# not named: {_comment_text(server.reason)}" for server in rec.unnamed]
     lines += [f"# {_comment_text(line)}" for line in no_tools_lines(rec)]
     lines += [f"# {_comment_text(line)}" for line in large_share_lines(rec)]
+    # the evidence against the block, as `recommend` prints it: the called tools it leaves unnamed
+    lines += [f"# {_comment_text(line)}" for line in called_unnamed_lines(rec)]
+    named = called_named_line(rec)  # or, when the sessions' tools are all named, that they were weighed
+    if named:
+        lines.append(f"# {_comment_text(named)}")
     lines += [f"# {_comment_text(line)}" for line in shorter_length_lines(rec)]
     # one block serves every session: say what the sessions outside the scope get
     lines += [f"# {_comment_text(line)}" for line in outside_scope_lines(rec)]

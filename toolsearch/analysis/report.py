@@ -307,20 +307,23 @@ def _goals(inspector: Inspector, config: ToolSearchConfig, context_length: int |
 
 def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, config: ToolSearchConfig,
                     fingerprint: str | None, profile_path: str | None, catalogs: Sequence[str] = (),
-                    warnings: Sequence[str] = (), client_configs: Sequence[str] = ()) -> str:
+                    warnings: Sequence[str] = (), client_configs: Sequence[str] = (),
+                    compared_with: ToolSearchConfig | None = None) -> str:
     """The multi-length recommendation as ``toolsearch recommend`` words it (the same lines, the
-    same per-length table and the same harness config block as ``recommend --yaml``)."""
+    same per-length table and the same harness config block as ``recommend --yaml``); where it
+    lists less is weighed against ``compared_with`` (default: ``config``)."""
     if rec is None:
         return ('<p class="muted">Not computed: it needs the context lengths the config serves and a goal '
                 "(<code>toolsearch report --context-lengths … --goal …</code>; in the app, the Tuning page's context "
                 "lengths and goal).</p>")
     ladder = listing_ladder(inspector.planner, config, rec.planning_tokenizer)
     sessions = any(c.called_total is not None for c in rec.contexts)
-    lowered = lowered_changes(ladder, config, rec)
-    lines = recommendation_lines(rec, config, lowered)
+    base = compared_with if compared_with is not None else config
+    lowered = lowered_changes(ladder, base, rec)
+    lines = recommendation_lines(rec, base, lowered)
     verdict = ("Reached at every listed context length." if rec.reached
                else "Not reached at every listed context length: the settings below are the best reachable ones.")
-    block = export_block(rec, config, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
+    block = export_block(rec, base, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
                          version=__version__, tool_names=inspector.naming, profile=profile_path,
                          scope=inspector.scope.name if inspector.scope is not None else None,
                          catalogs=catalogs, client_configs=client_configs, lowered=lowered)
@@ -532,7 +535,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
                  figure_keys: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
                  recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
                  catalogs: Sequence[str] = (), recommendation_warnings: Sequence[str] = (),
-                 context_note: str = "", client_configs: Sequence[str] = ()) -> str:
+                 context_note: str = "", client_configs: Sequence[str] = (),
+                 compared_with: ToolSearchConfig | None = None) -> str:
     """The HTML report (one self-contained document, UTF-8 text).
 
     Args:
@@ -570,6 +574,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
             it for (the app's pages; the command refuses such a catalog instead).
         context_note: why the report is planned at ``context_length`` (e.g. ``the shortest of
             --context-lengths``), said beside the length wherever the report names it; empty: nothing.
+        compared_with: the settings the recommendation replaces, for its "lists less than" line and
+            block comment (the app's settings before "Apply to the sidebar"); ``None``: ``config``.
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -579,7 +585,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
     name = inspector.catalog.name
     recommended_section = ("Recommended settings across context lengths",
                            _recommendation(recommendation, inspector, config, fingerprint, profile_path, catalogs,
-                                           recommendation_warnings, client_configs))
+                                           recommendation_warnings, client_configs, compared_with))
     # With a recommendation, the report leads with it (the answer of a design review); the settings the
     # figures are computed at follow it, labeled as the current ones, so a skimming reader does not
     # take the current block (often "{}", the defaults) for the one to ship.

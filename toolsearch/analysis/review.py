@@ -181,7 +181,7 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
                   problems: list[str] | None = None,
                   recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
                   catalogs: Sequence[str] = (), client_configs: Sequence[str] = (), recommendation_warnings: Sequence[str] = (),
-                  context_note: str = "") -> str:
+                  context_note: str = "", compared_with: ToolSearchConfig | None = None) -> str:
     """The report HTML (one self-contained UTF-8 document) for one catalog and settings.
 
     Args:
@@ -209,6 +209,8 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
             what the catalog lacks that ``toolsearch recommend`` would refuse it for.
         context_note: why the report is planned at ``context_length``, shown beside it wherever the
             report names it (the words of :func:`report_context_length`; empty: nothing to say).
+        compared_with: the settings the recommendation replaces, for where it lists less (the
+            app's settings before "Apply to the sidebar"); ``None``: ``config``.
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -267,7 +269,7 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
         severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS,
         figure_keys={listing_title: charts.listing_key_rows(planning_plan)}, recommendation=recommendation,
         profile_path=profile_path, catalogs=catalogs, client_configs=client_configs, recommendation_warnings=recommendation_warnings,
-        context_note=context_note)
+        context_note=context_note, compared_with=compared_with)
 
 
 def report_summary(html_text: str) -> dict[str, Any]:

@@ -1050,6 +1050,10 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
         print(_table([[*row[:length], Q.length_label(r.context_length), *row[length + 1:form],
                        r.counts.short_label if r.counts is not None else form_word(row[form]),
                        *row[form + 1:]] for row, (_, r) in zip(table, named)], header))
+        # a reader new to the counts gets the key the app's grids give, on the first mixed row
+        mixed = next((r.counts for r in rows if r.counts is not None and r.listing_form == "mixed"), None)
+        if mixed is not None:
+            print("listing_form " + Q.mixed_label_words(mixed.short_label, mixed.servers_named, mixed.servers_total))
     return 0
 
 

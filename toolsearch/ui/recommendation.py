@@ -24,6 +24,7 @@ from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessio
 from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis.sweep import Ladder, listing_ladder
 from toolsearch.analysis.wording import agree, counted
+from toolsearch.engine.config import ToolSearchConfig
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.client import unlisted_servers, unread_items
 from toolsearch.ui import common
@@ -295,6 +296,33 @@ def ctx_text(n: int | None) -> str:
     return length_label(n)
 
 
+#: ``st.session_state`` key: the values "Apply to the sidebar" set (``applied``) and the
+#: threshold_pct and listing_max_tokens they replaced (``replaced``).
+REPLACED_KEY = "_tuning_replaced"
+
+
+def remember_replaced(applied: tuple[float, int], replaced: tuple[float, int]) -> None:
+    """Record that "Apply to the sidebar" set ``applied`` (threshold_pct, listing_max_tokens) in place
+    of ``replaced``; a second apply while the first still holds keeps the first one's ``replaced``."""
+    prior = st.session_state.get(REPLACED_KEY)
+    if prior and tuple(prior["applied"]) == tuple(replaced):
+        replaced = tuple(prior["replaced"])
+    st.session_state[REPLACED_KEY] = {"applied": tuple(applied), "replaced": tuple(replaced)}
+
+
+def compared_settings(cfg: ToolSearchConfig) -> ToolSearchConfig:
+    """The settings a recommendation is weighed against ("lists less than ... at 200K"): the
+    sidebar's ``cfg``, or, while the sidebar still holds what "Apply to the sidebar" put there, the
+    same config with the threshold_pct and listing_max_tokens that click replaced. Applying a
+    recommendation then does not erase from its exported block, the Tuning page and the report
+    where it lists less than the settings it replaces (as ``toolsearch recommend --yaml`` says)."""
+    applied = st.session_state.get(REPLACED_KEY)
+    if applied and tuple(applied["applied"]) == (cfg.threshold_pct, cfg.listing_max_tokens):
+        threshold_pct, listing_max_tokens = applied["replaced"]
+        return replace(cfg, threshold_pct=threshold_pct, listing_max_tokens=listing_max_tokens)
+    return cfg
+
+
 def question_words(q: Question, rec: MultiRecommendation) -> str:
     """One line for the Report page: which recommendation the report will carry."""
     lengths = ", ".join(ctx_text(c) for c in q.lengths)
@@ -305,5 +333,5 @@ def question_words(q: Question, rec: MultiRecommendation) -> str:
 
 
 __all__: Sequence[str] = ("Asked", "PATH_PREFIX", "Question", "SESSION_UPLOADS", "SERVER_LISTS",
-                          "SessionsAsked", "ctx_text", "dropped_servers", "dropped_words", "ladder_for", "question_for_report",
-                          "question_from_state", "question_words", "recommendation_for", "session_evidence")
+                          "REPLACED_KEY", "SessionsAsked", "compared_settings", "ctx_text", "dropped_servers", "dropped_words", "ladder_for", "question_for_report",
+                          "question_from_state", "question_words", "recommendation_for", "remember_replaced", "session_evidence")

@@ -18,7 +18,7 @@ from toolsearch.analysis.report import tier_and_form
 from toolsearch.analysis.review import DEFAULT_QUERIES, StrategyComparison
 from toolsearch.engine.inspector import Inspector
 from toolsearch.ui import common
-from toolsearch.ui.recommendation import (ctx_text, dropped_words, missing_words, question_for_report,
+from toolsearch.ui.recommendation import (compared_settings, ctx_text, dropped_words, missing_words, question_for_report,
                                          question_words, recommendation_for)
 
 NO_QUERY_FILE = "none"
@@ -80,8 +80,11 @@ if common.require_catalog(v):
     left_out_servers = dropped_words(asked.dropped)
     c1.caption("Recommended settings across context lengths: " + (
         common.md_escape(common.visible(
-            f"the Tuning page's goal ({question_words(found[1], found[0])}), for the sidebar's current settings; "
-            "change the context lengths and goal there."
+            # the two numbers to ship, as the Tuning page's metrics give them, before any report is built
+            f"threshold_pct {found[0].threshold_pct:g}%, listing_max_tokens {found[0].listing_max_tokens:,} tokens"
+            + ("" if found[0].reached else " (the best reachable setting: the goal is out of reach)")
+            + f", for the Tuning page's goal ({question_words(found[1], found[0])}); the report sets them beside the "
+            "sidebar's current settings; change the context lengths and goal there."
             + (f" {left_out_servers}" if left_out_servers else ""))) if found else
         f"not included: fix the {asked.blocked_by} on the Tuning page to include them (its goal cannot be asked: "
         f"{common.md_escape(common.visible(asked.error))})"))
@@ -126,7 +129,7 @@ if common.require_catalog(v):
                 progress=lambda text: status.update(label=text), problems=left_out,
                 recommendation=found[0] if found else None, recommendation_warnings=missing_words(v) if found else (),
                 catalogs=common.shipped_sample_files(),  # the block's gate line, as the Tuning page's
-                context_note=ctx_note)
+                context_note=ctx_note, compared_with=compared_settings(cfg))  # the Tuning page's yardstick
             for problem in left_out:
                 st.error(common.md_escape(problem), icon=":material/error:")
             st.session_state["report_signature"] = signature

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from toolsearch.analysis.quantities import form_word
+from toolsearch.analysis.quantities import form_word, mixed_label_words
 from toolsearch.ui.text import visible
 
 #: Above this many rows a table scrolls vertically inside a box of this height (px); the header
@@ -407,8 +407,8 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
                   if (y, c) in cell and cell[(y, c)].listing_form == "mixed"), None)
     # an item of the key's own (the key wraps between items): as loose text after a " · " it wrapped to a
     # line of its own at 1024 px that began with the dot
-    example = (f'<span class="example">“{esc(mixed.short_label)}”: {mixed.servers_named:,} of {mixed.servers_total:,} '
-               'servers named, the rest as summary lines</span>' if mixed is not None else "")
+    example = (f'<span class="example">{esc(mixed_label_words(mixed.short_label, mixed.servers_named, mixed.servers_total))}'
+               '</span>' if mixed is not None else "")
     # cells shrink only in a grid that shows "summary", and only where the word would not fit
     fit = (f' style="--cell-font:{heat_cell_font(len(contexts))}"'
            if any(p.short_label == "summary" for p in points) else "")

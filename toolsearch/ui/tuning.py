@@ -9,8 +9,8 @@ import streamlit as st
 from toolsearch.analysis import charts
 from toolsearch.analysis.quantities import form_word, length_label
 from toolsearch.ui import common, signals
-from toolsearch.ui.recommendation import (PATH_PREFIX, SERVER_LISTS, SESSION_UPLOADS, ctx_text, dropped_servers,
-                                         dropped_words,
+from toolsearch.ui.recommendation import (PATH_PREFIX, SERVER_LISTS, SESSION_UPLOADS, compared_settings, ctx_text,
+                                         dropped_servers, remember_replaced, dropped_words,
                                          ladder_for, missing_words, question_from_state, recommendation_for)
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.collapse_views import show_collapse_table
@@ -90,7 +90,9 @@ def session_controls(where) -> None:
             st.button("Clear my session files", key="tuning_session_clear", on_click=_clear_session_uploads)
 
 
-def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int) -> None:
+def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int, replaced: tuple[float, int]) -> None:
+    # what the click replaced stays the yardstick of "lists less than" (compared_settings)
+    remember_replaced((threshold_pct, listing_max_tokens), replaced)
     st.session_state["threshold_pct"] = threshold_pct
     st.session_state["listing_max_tokens"] = listing_max_tokens
 
@@ -109,10 +111,11 @@ def block_for(v: common.View, multi, cfg, ladder) -> str:
     on ``ladder``); its gate line names the shipped sample files the catalog is made of
     (:func:`~toolsearch.ui.common.shipped_sample_files`), else ``CATALOG``."""
     fingerprint = common.whole_catalog_key(v)
-    return export_block(multi, cfg, catalog_name=v.inspector.catalog.name, fingerprint=fingerprint,
+    base = compared_settings(cfg)  # after "Apply to the sidebar": the settings it replaced
+    return export_block(multi, base, catalog_name=v.inspector.catalog.name, fingerprint=fingerprint,
                         version=__version__, tool_names=v.inspector.naming,
                         scope=v.inspector.scope.name if v.inspector.scope is not None else None,
-                        catalogs=common.shipped_sample_files(), lowered=lowered_changes(ladder, cfg, multi))
+                        catalogs=common.shipped_sample_files(), lowered=lowered_changes(ladder, base, multi))
 
 
 def with_value(values: tuple, value) -> list:
@@ -463,11 +466,25 @@ if common.require_catalog(v):
                        "goal at some lengths), or keep the current settings.")
             st.warning(f"The recommendation lists less than the current settings at {where}. {why}",
                        icon=":material/warning:")
+        base = compared_settings(cfg)
+        if base is not cfg:  # applied: the sidebar holds it now; say what it lists less than the settings it replaced
+            replaced_md = [(c, change if not lost else f"{change}; no longer named: "
+                            + ", ".join(common.md_escape(common.visible(name)) for name in lost))
+                           for c, change, lost in lowered_servers(ladder, base, multi)]
+            applied = (f"The sidebar holds a recommendation applied in place of threshold_pct {base.threshold_pct:g}%, "
+                       f"listing_max_tokens {base.listing_max_tokens:,} tokens")
+            if replaced_md:
+                st.warning(f"{applied}. Against those settings this recommendation lists less at "
+                           f"{lowered_where(replaced_md)}; its block says so.", icon=":material/warning:")
+            else:
+                st.info(f"{applied}; this recommendation lists no less than those at any listed length.",
+                        icon=":material/info:")
         same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
         # the setting to ship, next to the answer: a reviewer need not scroll past the grids for it
         actions = st.container(horizontal=True, gap="small")
         actions.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
-                       on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
+                       on_click=_apply_to_sidebar,
+                       args=(multi.threshold_pct, multi.listing_max_tokens, (cfg.threshold_pct, cfg.listing_max_tokens)),
                        help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
                        else "The sidebar already uses these values.")
         actions.download_button("Download tool_search.yaml", block_for(v, multi, cfg, ladder), file_name="tool_search.yaml",
