@@ -44,7 +44,7 @@ from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from ..engine.invisible import marker, quoted, reveal_line
-from ..engine.secrets import mask_token_shapes, scrub_data, scrub_text
+from ..engine.secrets import mask_token_shapes, scrub_data, scrub_text, secret_key_name
 from ..engine.plan import listing_budget, split_tools
 from ..engine.wording import counted
 from ..engine.search import gate_term_text, required_coverage, tokenize, tokenize_unicode
@@ -208,16 +208,7 @@ class Session:
 
 # --- masking ----------------------------------------------------------------------------------
 
-#: A key names a secret when, lowercased without separators, it ends with one of these
-#: (``api_token``, ``X-Api-Key``, ``accessToken``, ``Authorization``; not ``author`` or ``max_tokens``).
-_SECRET_KEY_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "authorization", "credential",
-                       "credentials", "privatekey", "cookie", "sessionkey", "accesskey", "signature", "bearer")
-_KEY_SEPARATORS = re.compile(r"[^a-z0-9]")
-
-
-def _secret_key(key: str) -> bool:
-    flat = _KEY_SEPARATORS.sub("", key.lower())
-    return flat in ("auth", "pin", "otp") or flat.endswith(_SECRET_KEY_ENDINGS)
+_secret_key = secret_key_name  # the one rule for a key that names a secret (toolsearch.engine.secrets)
 _OPAQUE = re.compile(r"^[A-Za-z0-9+/=_\-]{32,}$")
 #: ``NAME=value`` / ``NAME: value`` inside free text (a shell ``export``, a ``curl -H`` header, a
 #: ``.env`` line): the value is masked when NAME names a secret, as under a JSON key.
