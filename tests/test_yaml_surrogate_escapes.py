@@ -35,3 +35,28 @@ def test_the_limits_still_hold_for_such_a_file(tmp_path):
     done = run_cli("plan", path)
     assert done.returncode == 2
     assert "YAML aliases would expand to more than 1,000,000 nodes (limit); not read" in done.stderr
+
+
+def test_a_snapshot_keeps_a_next_line_character_a_server_sent(tmp_path):
+    """NEL (U+0085) is a line break to YAML: PyYAML wrote it raw in a single-quoted scalar, and
+    reading the snapshot back folded it into a space, so the control character the server sent
+    (shown live as ``⟨U+0085⟩``) was gone from the saved catalog and everything that reads it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from conftest import toolsearch_command, write_json
+
+    echo = Path(__file__).resolve().parent / "argv_echo_mcp_server.py"
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {
+        "echo": {"command": sys.executable, "args": [str(echo), "next\u0085line"]}}})
+    snap = tmp_path / "snap.yaml"
+    done = subprocess.run([*toolsearch_command(), "snapshot", str(config), "-o", str(snap), "--timeout", "30"],
+                          capture_output=True, text=True, encoding="utf-8", timeout=180)
+    assert done.returncode == 0, done.stderr
+    assert "next\\Nline" in snap.read_text(encoding="utf-8")
+    import json
+
+    shown = run_cli("describe", snap, "mcp__echo__echo", "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert "argv: next\x85line |" in json.loads(shown.stdout)["tools"]["mcp__echo__echo"]["description"]

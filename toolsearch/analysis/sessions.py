@@ -36,7 +36,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Collection, Iterable, Mapping, Sequence
 
-import yaml
 
 from ..engine import constants as C
 from ..engine import readers
@@ -1779,5 +1778,5 @@ def export_queries_yaml(data: Mapping[str, Any]) -> str:
     """:func:`export_queries` output as YAML text (a header comment, then the document)."""
     header = ("# Labeled search tasks taken from recorded sessions: each task is one recorded tool_search call,\n"
               "# expected = the tools the same session called afterwards. Check them before trusting the scores.\n")
-    return header + yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, width=120)
+    return header + readers.dump_yaml(dict(data), width=120)
 

@@ -452,6 +452,28 @@ def load_yaml(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
         raise error(f"{origin}: {yaml_error_text(located, what)}") from None
 
 
+class _FaithfulDumper(yaml.SafeDumper):
+    """PyYAML's safe dumper, with a string that holds NEL (U+0085) written double-quoted
+    (``"\\N"``): PyYAML writes it raw in a single-quoted scalar, where it is a line break, and
+    the reader folds it into a space, so a snapshot lost a control character a server sent."""
+
+
+def _faithful_str(dumper: Any, value: str) -> Any:
+    if "\x85" in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
+    return dumper.represent_str(value)
+
+
+_FaithfulDumper.add_representer(str, _faithful_str)
+
+
+def dump_yaml(data: Any, width: int = 100) -> str:
+    """``data`` as YAML text that :func:`load_yaml` reads back as the same values (keys in their
+    order, non-ASCII text as it is): the catalog files the product writes (``snapshot``, a saved
+    catalog, exported queries)."""
+    return yaml.dump(data, Dumper=_FaithfulDumper, sort_keys=False, allow_unicode=True, width=width)
+
+
 #: A ``\uD800``–``\uDFFF`` escape in a double-quoted YAML scalar.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 

@@ -2273,10 +2273,10 @@ def snapshot_data(result: LiveResult, configs: Sequence[str] = ()) -> dict[str, 
 
 
 def dump_snapshot(result: LiveResult, configs: Sequence[str] = ()) -> str:
-    """:func:`snapshot_data` as YAML text."""
-    import yaml  # noqa: PLC0415
+    """:func:`snapshot_data` as YAML text (:func:`toolsearch.engine.readers.dump_yaml`)."""
+    from ..engine.readers import dump_yaml  # noqa: PLC0415
 
-    return yaml.safe_dump(snapshot_data(result, configs), sort_keys=False, allow_unicode=True, width=100)
+    return dump_yaml(snapshot_data(result, configs))
 
 
 def catalog_key(catalog: Catalog) -> str:
