@@ -104,3 +104,22 @@ def test_every_format_alias_says_which_format_it_is():
                 assert f"--{fmt} the same as --format {fmt}" in help_text, (command, fmt, help_text)
                 checked.append((command, fmt))
     assert ("recommend", "json") in checked and ("recommend", "yaml") in checked and ("check", "json") in checked
+
+
+def test_markdown_makes_no_link_of_a_www_name_in_parentheses(tmp_path):
+    """GitHub links ``www.…`` also after ``(``, ``*``, ``_`` or ``~`` (GFM's extended autolinks):
+    a server named ``(www.evil.example)`` in the comment is a code span, never a link."""
+    catalog = tmp_path / "c.yaml"
+    names = ["(www.evil.example)", "~www.tilde.example", "pad2"]
+    catalog.write_text(yaml.safe_dump({"servers": [
+        {"name": name, "tools": [{"name": f"t{j}", "description": "Do a thing with a long description " * 4,
+                                  "inputSchema": {"type": "object"}} for j in range(30)]}
+        for name in names]}), encoding="utf-8")
+    for command in (("recommend", catalog, "--context-lengths", "2k", "--goal", "names", "--except", names[0],
+                     "--except", names[1]),
+                    ("check", catalog, "--context-lengths", "2k", "--goal", "full")):
+        done = run_cli(*command, "--format", "markdown")
+        assert done.returncode in (0, 1), done.stderr
+        assert "`(www.evil.example)" in done.stdout and "`~www.tilde.example" in done.stdout, done.stdout
+        for line in done.stdout.splitlines():  # outside code spans, no www. is left for GitHub to link
+            assert all("www." not in part for part in line.split("`")[::2]), line

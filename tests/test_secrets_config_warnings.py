@@ -54,3 +54,23 @@ def test_the_report_and_the_baseline_config_never_show_a_secret_of_the_same_file
                            "--context-lengths", "32k", "--goal", "names")
     assert "Orchid" not in done.stdout + done.stderr and "Heron" not in done.stdout + done.stderr
     assert f"--baseline-config: {config}: line " in done.stderr
+
+
+def test_a_provider_key_of_the_same_file_is_a_secret_too(tmp_path) -> None:
+    """Hermes' ``config.yaml`` also holds the model providers' keys (``model.api_key``,
+    ``providers.*.api_key``…): a value under a key that names a secret is one, with no server
+    configured; a ``${VAR}`` there names no secret, and other values stay as written."""
+    key = "Kestrel-provider-5518"
+    config = write_yaml(tmp_path / "config.yaml", {
+        "model": {"default": "gpt-5", "api_key": "${OPENAI_API_KEY}"},
+        "providers": {"openrouter": {"api_key": key}},
+        "tools": {"tool_search": {"threshold_pct": key, "listing": "${OPENAI_API_KEY}", "enabled": "gpt-5"}}})
+    out = tmp_path / "review.html"
+    for done in (run_cli_process("plan", CATALOG, "--config", config),
+                 run_cli_process("report", CATALOG, "--config", config, "-o", out)):
+        assert done.returncode == 0, done.stderr
+        assert "Kestrel" not in done.stdout + done.stderr, done.stderr
+        assert f"tools.tool_search.threshold_pct: '{MASK}' is not a number, so the default 5.0 is used" in done.stderr
+        assert "tools.tool_search.listing: '${OPENAI_API_KEY}' is not auto" in done.stderr
+        assert "tools.tool_search.enabled: 'gpt-5' is not auto" in done.stderr
+    assert "Kestrel" not in out.read_text(encoding="utf-8")

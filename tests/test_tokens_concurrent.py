@@ -53,3 +53,30 @@ def test_a_temp_folder_that_cannot_hold_the_cache_still_counts_exactly(tmp_path)
     assert "Traceback" not in runs["blocked"].stderr
     assert runs["blocked"].stdout == runs["fine"].stdout
     assert "listing: 1,325 tokens (o200k_base)" in runs["fine"].stdout
+
+
+def test_a_cache_folder_others_may_write_to_is_not_used(tmp_path):
+    """A ``toolsearch-tiktoken`` folder that others may write to (made first by another user of a
+    shared temp folder, mode 777), or a link to a folder, is left alone: a file there could be removed
+    or swapped between toolsearch writing it and tiktoken reading it, and tiktoken would then fetch
+    the ranks from the network. The count is the same, from the ranks in memory."""
+    catalog = ROOT / "sample_catalogs" / "five-servers.yaml"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    outputs = []
+    for name in ("open", "linked"):
+        folder = tmp_path / name
+        folder.mkdir()
+        if name == "open":
+            (folder / "toolsearch-tiktoken").mkdir()
+            os.chmod(folder / "toolsearch-tiktoken", 0o777)
+        else:
+            (folder / "toolsearch-tiktoken").symlink_to(elsewhere, target_is_directory=True)
+        env = dict(os.environ, TMPDIR=str(folder), PYTHONPATH=str(ROOT),
+                   HTTPS_PROXY="http://127.0.0.1:9", HTTP_PROXY="http://127.0.0.1:9", NO_PROXY="")
+        done = subprocess.run([sys.executable, "-m", "toolsearch", "plan", str(catalog), "--tokenizer", "o200k_base",
+                               "--context-length", "32k"], env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-600:]
+        outputs.append(done.stdout)
+        assert list((folder / "toolsearch-tiktoken").iterdir()) == []  # nothing written there
+    assert outputs[0] == outputs[1] and "listing: 1,325 tokens (o200k_base)" in outputs[0]

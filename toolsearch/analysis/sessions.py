@@ -36,7 +36,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Collection, Iterable, Mapping, Sequence
 
-import yaml
 
 from ..engine import constants as C
 from ..engine import readers
@@ -44,7 +43,7 @@ from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from ..engine.invisible import marker, quoted, reveal_line
-from ..engine.secrets import mask_token_shapes, scrub_data, scrub_text
+from ..engine.secrets import mask_token_shapes, scrub_data, scrub_text, secret_key_name
 from ..engine.plan import listing_budget, split_tools
 from ..engine.wording import counted
 from ..engine.search import gate_term_text, required_coverage, tokenize, tokenize_unicode
@@ -208,16 +207,7 @@ class Session:
 
 # --- masking ----------------------------------------------------------------------------------
 
-#: A key names a secret when, lowercased without separators, it ends with one of these
-#: (``api_token``, ``X-Api-Key``, ``accessToken``, ``Authorization``; not ``author`` or ``max_tokens``).
-_SECRET_KEY_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "authorization", "credential",
-                       "credentials", "privatekey", "cookie", "sessionkey", "accesskey", "signature", "bearer")
-_KEY_SEPARATORS = re.compile(r"[^a-z0-9]")
-
-
-def _secret_key(key: str) -> bool:
-    flat = _KEY_SEPARATORS.sub("", key.lower())
-    return flat in ("auth", "pin", "otp") or flat.endswith(_SECRET_KEY_ENDINGS)
+_secret_key = secret_key_name  # the one rule for a key that names a secret (toolsearch.engine.secrets)
 _OPAQUE = re.compile(r"^[A-Za-z0-9+/=_\-]{32,}$")
 #: ``NAME=value`` / ``NAME: value`` inside free text (a shell ``export``, a ``curl -H`` header, a
 #: ``.env`` line): the value is masked when NAME names a secret, as under a JSON key.
@@ -1788,5 +1778,5 @@ def export_queries_yaml(data: Mapping[str, Any]) -> str:
     """:func:`export_queries` output as YAML text (a header comment, then the document)."""
     header = ("# Labeled search tasks taken from recorded sessions: each task is one recorded tool_search call,\n"
               "# expected = the tools the same session called afterwards. Check them before trusting the scores.\n")
-    return header + yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, width=120)
+    return header + readers.dump_yaml(dict(data), width=120)
 

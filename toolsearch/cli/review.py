@@ -471,12 +471,13 @@ def _md(text: str) -> str:
     """Catalog text inside a Markdown table cell: shown literally. A word holding ``@`` goes in a
     code span, the one place a pull-request comment does not read ``@user`` or ``@org/team`` as a
     mention (a backslash before ``@`` is still one): a server name must not ping anyone. A word
-    GitHub would make a link of (``https://…``, ``www.…``) is a code span too, and ``&`` is escaped,
-    so ``&#64;team`` or ``&commat;team`` stays text instead of becoming ``@team``."""
+    GitHub would make a link of (``https://…``, ``www.…``, also after a ``(``, ``*``, ``_`` or ``~``,
+    as in ``(www.example.com)``) is a code span too, and ``&`` is escaped, so ``&#64;team`` or
+    ``&commat;team`` stays text instead of becoming ``@team``."""
     special = set("\\`*_[]|<>~&")
     words = []
     for word in str(text).replace("\n", " ").split(" "):
-        if "@" in word or "://" in word or word.lower().startswith("www."):
+        if "@" in word or "://" in word or "www." in word.lower():
             fence = "`" * (max((len(run) for run in re.findall("`+", word)), default=0) + 1)
             pad = " " if word.startswith("`") or word.endswith("`") else ""
             words.append(f"{fence}{pad}{word.replace('|', chr(92) + '|')}{pad}{fence}")  # a pipe splits a table cell even in code

@@ -27,6 +27,11 @@ from .search import SearchIndex, SearchOptions, doc_for
 #: against 40 ``a`` and a ``!`` backtracks for ever under Python's ``re``; past this time, or for a
 #: pattern whose repeat counts would unroll too far, the call is not validated (fail open).
 SCHEMA_PATTERN_TIMEOUT = 1.0
+#: Keywords one validation of a tool_call (or of a live result against its output schema) may
+#: evaluate. A schema is the catalog's (a server's) text too: ``anyOf`` of ten ``$ref`` nine levels
+#: deep is 2.5 KB and takes 10**9 evaluations, for ever; the sample catalogs' schemas take a few
+#: hundred. Past it, the call is not validated (fail open), as past :data:`SCHEMA_PATTERN_TIMEOUT`.
+SCHEMA_VALIDATION_MAX_STEPS = 50_000
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _WS = re.compile(r"\s+")
 CONNECTOR_PREFIX = "connectors__"
@@ -38,7 +43,8 @@ _SLOW_PATTERNS: set[str] = set()
 
 
 class SchemaPatternError(ValueError):
-    """A schema pattern that cannot be matched within :data:`SCHEMA_PATTERN_TIMEOUT`."""
+    """A schema pattern that cannot be matched within :data:`SCHEMA_PATTERN_TIMEOUT`, or a
+    validation that would evaluate more than :data:`SCHEMA_VALIDATION_MAX_STEPS` keywords."""
 
 
 def _schema_search(pattern: str, text: str) -> bool:
@@ -112,7 +118,34 @@ def _bounded_validator(validator_cls: Any) -> Any:
                 "additionalProperties": additional_properties}
     if original_unevaluated is not None:
         keywords["unevaluatedProperties"] = unevaluated_properties
-    return jsonschema.validators.extend(validator_cls, keywords)
+    # Every keyword counts against one budget per validation (the outermost iter_errors; ``not``,
+    # ``if`` and ``contains`` validate again inside it): combinators over $ref multiply.
+    budget = {"steps": 0, "active": False}
+
+    def counted(keyword: Any) -> Any:
+        def run(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+            budget["steps"] += 1
+            if budget["steps"] > SCHEMA_VALIDATION_MAX_STEPS:
+                raise SchemaPatternError(f"the validation took over {SCHEMA_VALIDATION_MAX_STEPS:,} steps")
+            return keyword(validator, value, instance, schema)
+        return run
+
+    merged = {**validator_cls.VALIDATORS, **keywords}
+    extended = jsonschema.validators.extend(validator_cls, {k: counted(fn) for k, fn in merged.items()})
+    iter_errors = extended.iter_errors
+
+    def bounded_iter_errors(self: Any, instance: Any, *args: Any, **kwargs: Any) -> Any:
+        outermost = not budget["active"]
+        if outermost:
+            budget["steps"], budget["active"] = 0, True
+        try:
+            yield from iter_errors(self, instance, *args, **kwargs)
+        finally:
+            if outermost:
+                budget["active"] = False
+
+    extended.iter_errors = bounded_iter_errors
+    return extended
 
 
 def to_wire(response: Mapping[str, Any]) -> str:
@@ -549,6 +582,8 @@ class Bridge:
             error = best_match(_bounded_validator(validator_cls)(schema).iter_errors(coerced))
         except ImportError:
             return CallCheck(None, tool, coerced, False, "jsonschema is not installed")
+        except SchemaPatternError as exc:  # a pattern past its timeout, a validation past its steps
+            return CallCheck(None, tool, coerced, False, str(exc))
         except Exception as exc:  # noqa: BLE001 - fail open on any validator problem (docs/reference.md §9.3)
             return CallCheck(None, tool, coerced, False, f"the schema could not be used ({type(exc).__name__})")
         if error is None:

@@ -29,7 +29,6 @@ from pathlib import Path
 from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
 from typing import Any, Iterable, Sequence
 
-import yaml
 
 from .invisible import quoted, quoted_short, shortened
 from . import constants as C
@@ -654,7 +653,7 @@ def catalog_to_data(catalog: Catalog) -> dict[str, Any]:
 
 def dump_catalog(catalog: Catalog) -> str:
     """The catalog as YAML text in the catalog file format."""
-    return yaml.safe_dump(catalog_to_data(catalog), sort_keys=False, allow_unicode=True, width=100)
+    return readers.dump_yaml(catalog_to_data(catalog))
 
 
 def to_json(value: Any) -> str:

@@ -210,14 +210,9 @@ def read_text(path: str | Path, error: ErrorClass = ToolsearchError, what: str =
 _BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
-    """A safe YAML loader (plain data only) that checks the composed document against
-    :data:`MAX_ALIAS_NODES` and :data:`MAX_NESTING_DEPTH` before building any value.
-
-    Composition keeps one node per anchor (an alias is the same node object again), so the
-    composed document is small even when its expansion is not; :meth:`get_single_data` walks it
-    once per distinct node, counting what every alias would add when expanded.
-    """
+class _LoaderLimits:
+    """The limits of :class:`LimitedSafeLoader`, for either of PyYAML's parsers (libyaml's or its
+    own)."""
 
     origin = "input"
     limit_error: ErrorClass = ToolsearchError
@@ -335,7 +330,24 @@ class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
                            f"{self.origin}: line {mark.line + 1}, column {mark.column + 1}: {what}; not read")
 
 
-LimitedSafeLoader.add_constructor("tag:yaml.org,2002:int", LimitedSafeLoader.construct_yaml_int)
+class LimitedSafeLoader(_LoaderLimits, _BASE_LOADER):  # type: ignore[misc,valid-type]
+    """A safe YAML loader (plain data only) that checks the composed document against
+    :data:`MAX_ALIAS_NODES` and :data:`MAX_NESTING_DEPTH` before building any value.
+
+    Composition keeps one node per anchor (an alias is the same node object again), so the
+    composed document is small even when its expansion is not; :meth:`get_single_data` walks it
+    once per distinct node, counting what every alias would add when expanded.
+    """
+
+
+class _PyLimitedSafeLoader(_LoaderLimits, yaml.SafeLoader):
+    """:class:`LimitedSafeLoader` on PyYAML's own parser, for text libyaml refuses that PyYAML reads:
+    an escaped lone surrogate (``"\\uD800"``), as PyYAML itself writes one (a snapshot of a server
+    whose text holds one, as a JSON ``"\\ud800"`` spells it)."""
+
+
+for _loader in (LimitedSafeLoader, _PyLimitedSafeLoader):
+    _loader.add_constructor("tag:yaml.org,2002:int", _loader.construct_yaml_int)
 
 
 def _too_long_text(number: str) -> str:
@@ -417,14 +429,19 @@ def load_yaml(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
         data = _json_or_none(text, origin, error)
         if data is not None:
             return data
-    loader = LimitedSafeLoader(text)
-    loader.limit_error = error
-    loader.origin = origin
     try:
-        return loader.get_single_data()
+        return _load_limited(LimitedSafeLoader, text, origin, error)
     except RecursionError:
         raise too_deep(error, origin) from None
     except yaml.YAMLError as exc:
+        if (_BASE_LOADER is not yaml.SafeLoader and "invalid Unicode character escape code" in str(exc)
+                and _SURROGATE_ESCAPE.search(text)):
+            try:  # what PyYAML writes for a lone surrogate, which libyaml refuses
+                return _load_limited(_PyLimitedSafeLoader, text, origin, error)
+            except RecursionError:
+                raise too_deep(error, origin) from None
+            except yaml.YAMLError:
+                pass  # the first error is the one reported
         mark = getattr(exc, "problem_mark", None)
         if "maximum nesting depth" in str(getattr(exc, "problem", "")) and mark is not None:  # libyaml's own cap
             raise limit_error(error, f"{origin}: line {mark.line + 1}, column {mark.column + 1}: nested more than "
@@ -433,6 +450,41 @@ def load_yaml(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
         if isinstance(located, yaml.reader.ReaderError):  # its text is two lines, with a position
             raise error(f"{origin}: {_reader_error_text(text, located, what)}") from None
         raise error(f"{origin}: {yaml_error_text(located, what)}") from None
+
+
+class _FaithfulDumper(yaml.SafeDumper):
+    """PyYAML's safe dumper, with a string that holds NEL (U+0085) written double-quoted
+    (``"\\N"``): PyYAML writes it raw in a single-quoted scalar, where it is a line break, and
+    the reader folds it into a space, so a snapshot lost a control character a server sent."""
+
+
+def _faithful_str(dumper: Any, value: str) -> Any:
+    if "\x85" in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
+    return dumper.represent_str(value)
+
+
+_FaithfulDumper.add_representer(str, _faithful_str)
+
+
+def dump_yaml(data: Any, width: int = 100) -> str:
+    """``data`` as YAML text that :func:`load_yaml` reads back as the same values (keys in their
+    order, non-ASCII text as it is): the catalog files the product writes (``snapshot``, a saved
+    catalog, exported queries)."""
+    return yaml.dump(data, Dumper=_FaithfulDumper, sort_keys=False, allow_unicode=True, width=width)
+
+
+#: A ``\uD800``–``\uDFFF`` escape in a double-quoted YAML scalar.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _load_limited(loader_class: Any, text: str, origin: str, error: ErrorClass) -> Any:
+    """One document of ``text`` read by ``loader_class`` (a :class:`_LoaderLimits` loader)."""
+    loader = loader_class(text)
+    loader.limit_error = error
+    loader.origin = origin
+    try:
+        return loader.get_single_data()
     finally:
         loader.dispose()
 

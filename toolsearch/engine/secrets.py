@@ -38,6 +38,21 @@ SECRET_ANYWHERE_MIN_CHARS = 6
 _UNSAFE_NAME_CHARS = re.compile(C.UNSAFE_NAME_CHARS)
 
 
+#: A key names a secret when, lowercased without separators, it ends with one of these
+#: (``api_token``, ``X-Api-Key``, ``accessToken``, ``Authorization``; not ``author`` or ``max_tokens``).
+_SECRET_KEY_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "authorization", "credential",
+                       "credentials", "privatekey", "cookie", "sessionkey", "accesskey", "signature", "bearer")
+_KEY_SEPARATORS = re.compile(r"[^a-z0-9]")
+
+
+def secret_key_name(key: str) -> bool:
+    """True when a mapping key says its value is a secret: ``api_key``, ``X-Api-Key``,
+    ``accessToken``, ``Authorization``, ``password``, ``auth``… (not ``author`` or ``max_tokens``).
+    Used for recorded call arguments and for the keys of a harness config file."""
+    flat = _KEY_SEPARATORS.sub("", key.lower())
+    return flat in ("auth", "pin", "otp") or flat.endswith(_SECRET_KEY_ENDINGS)
+
+
 def secret_list(values: Iterable[str]) -> list[str]:
     """Distinct secret values worth scrubbing (at least :data:`SECRET_MIN_CHARS` long), with
     the forms a server may print them in (:func:`encoded_forms`), longest first."""

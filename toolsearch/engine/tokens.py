@@ -16,6 +16,7 @@ import json
 import json.encoder
 import math
 import os
+import stat
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -143,7 +144,13 @@ def _load_tiktoken(name: str):
     data = _rank_bytes(name)
     with _load_lock:
         cache_dir = os.path.join(tempfile.gettempdir(), "toolsearch-tiktoken")
-        os.makedirs(cache_dir, exist_ok=True)
+        os.makedirs(cache_dir, mode=0o755, exist_ok=True)
+        # In a folder another user owns or may write to (made before us in a shared temp folder, or
+        # a link to one), the file could be removed or swapped between our write and tiktoken's
+        # read, and tiktoken would then fetch the ranks from the network: use the ranks in memory.
+        found = os.lstat(cache_dir)
+        if stat.S_ISLNK(found.st_mode) or found.st_uid != os.getuid() or found.st_mode & stat.S_IWOTH:
+            raise PermissionError(f"{cache_dir} is not a folder only this user may write to")
         # tiktoken looks its files up in TIKTOKEN_CACHE_DIR under sha1(url) and checks the
         # sha256; a verified file there means it never goes to the network.
         key = hashlib.sha1(RANK_FILE_URL[name].encode()).hexdigest()

@@ -2219,26 +2219,42 @@ class LoadedSources:
 
 
 def config_file_secrets(path: str | Path | None) -> list[str]:
-    """The secrets of the MCP servers a harness config file configures besides its
-    ``tools.tool_search`` block (Hermes' ``config.yaml`` holds both: ``mcp_servers``), as
-    :meth:`LoadedSources.secret_values` gives them for a config given as a catalog; nothing is
-    started. ``[]`` without ``path``, for a file that configures no server, or one this reader
-    cannot use (the commands read its settings block on their own and say what is wrong with it).
+    """The secrets a harness config file holds besides its ``tools.tool_search`` block: those of
+    the MCP servers it configures (Hermes' ``config.yaml`` holds both: ``mcp_servers``), as
+    :meth:`LoadedSources.secret_values` gives them for a config given as a catalog, and every text
+    value under a key that names a secret anywhere in the file (a provider's ``api_key``,
+    :func:`~toolsearch.engine.secrets.secret_key_name`; a value that is only ``${VAR}`` names no
+    secret); nothing is started. ``[]`` without ``path``, or for a file this reader cannot use (the
+    commands read its settings block on their own and say what is wrong with it).
     """
     from ..engine.catalog import _parse_text, read_source_text  # noqa: PLC0415
     from ..engine.errors import ToolsearchError  # noqa: PLC0415
-    from .mcpconfig import is_mcp_config, parse_config_data  # noqa: PLC0415
+    from ..engine.secrets import secret_key_name  # noqa: PLC0415
+    from .mcpconfig import _PLACEHOLDER, is_mcp_config, parse_config_data  # noqa: PLC0415
 
     if not path:
         return []
     try:
         data = _parse_text(read_source_text(Path(path)), str(path))
-        if not is_mcp_config(data):
-            return []
-        servers = parse_config_data(data, str(path), base_dir=Path(path).parent).servers
     except (ToolsearchError, RecursionError):
         return []
-    return sorted({value for spec in servers for value in spec.secret_values() if value}, key=len, reverse=True)
+    found: set[str] = set()
+    pending: list[tuple[Any, bool]] = [(data, False)]  # (value, under a key that names a secret); the reader bounds nesting
+    while pending:
+        value, secret = pending.pop()
+        if isinstance(value, Mapping):
+            pending.extend((item, secret or (isinstance(key, str) and secret_key_name(key))) for key, item in value.items())
+        elif isinstance(value, list):
+            pending.extend((item, secret) for item in value)
+        elif secret and isinstance(value, str) and value.strip() and not _PLACEHOLDER.sub("", value).strip() == "":
+            found.add(value.strip())
+    if is_mcp_config(data):
+        try:
+            servers = parse_config_data(data, str(path), base_dir=Path(path).parent).servers
+        except (ToolsearchError, RecursionError):
+            servers = []
+        found.update(value for spec in servers for value in spec.secret_values() if value)
+    return sorted(found, key=len, reverse=True)
 
 
 def config_file_servers(path: str | Path | None) -> list[str]:
@@ -2396,10 +2412,10 @@ def snapshot_data(result: LiveResult, configs: Sequence[str] = ()) -> dict[str, 
 
 
 def dump_snapshot(result: LiveResult, configs: Sequence[str] = ()) -> str:
-    """:func:`snapshot_data` as YAML text."""
-    import yaml  # noqa: PLC0415
+    """:func:`snapshot_data` as YAML text (:func:`toolsearch.engine.readers.dump_yaml`)."""
+    from ..engine.readers import dump_yaml  # noqa: PLC0415
 
-    return yaml.safe_dump(snapshot_data(result, configs), sort_keys=False, allow_unicode=True, width=100)
+    return dump_yaml(snapshot_data(result, configs))
 
 
 def catalog_key(catalog: Catalog) -> str:

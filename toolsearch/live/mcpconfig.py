@@ -70,6 +70,10 @@ _NOT_SECRET_WORDS = {"max", "min", "limit", "limits", "count", "num", "number", 
                      "env", "var", "header", "timeout", "ttl", "expiry", "expires", "lifetime", "refresh",
                      "no", "disable", "disabled", "enable", "enabled", "use", "skip", "require", "required",
                      "only", "store", "storage", "cache", "location", "audience", "scope", "scopes", "issuer"}
+#: Words of :data:`_NOT_SECRET_WORDS` that name a kind of secret when a secret word follows them:
+#: ``--refresh-token``, ``--id-token`` and ``GOOGLE_REFRESH_TOKEN=`` are credentials (``--key-id``,
+#: ``--token-refresh-interval`` and ``--refresh-token-file`` are not).
+_SECRET_KIND_WORDS = {"refresh", "id"}
 #: Options whose value is ``NAME=VALUE`` for the server's environment (``docker run -e``): the value
 #: is a secret, as every ``env`` value of a config is.
 _ENV_OPTIONS = ("-e", "--env")
@@ -94,7 +98,9 @@ def _is_secret_option(name: str) -> bool:
     if not name.startswith("-") or name.startswith("---") or len(name) < 3 or name[1:2].isdigit():
         return False
     words = _option_words(name)
-    if not words or any(word in _NOT_SECRET_WORDS for word in words):
+    if not words or any(word in _NOT_SECRET_WORDS
+                        and not (word in _SECRET_KIND_WORDS and words[i + 1:i + 2] and words[i + 1] in _SECRET_OPTION_WORDS)
+                        for i, word in enumerate(words)):
         return False
     flat = "".join(words)
     return any(word in _SECRET_OPTION_WORDS for word in words) or flat.endswith(_SECRET_OPTION_PARTS)

@@ -168,8 +168,8 @@ def _field_label(field: Field) -> str:
     kind = field.kind
     if field.kind == "array":
         kind = f"array of {field.item if field.item != 'enum' else 'choices'}"
-    elif field.kind == "json":
-        kind = _type_of(field.schema) or "any JSON value"
+    elif field.kind == "json":  # the schema's own type word is server text, like the name
+        kind = common.md_escape(common.visible(_type_of(field.schema) or "any JSON value"))
     return f"{shown}{' *' if field.required else ''} ({kind})"
 
 
