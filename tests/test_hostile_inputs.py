@@ -130,6 +130,23 @@ def test_json_with_comments_over_its_limit_is_refused_in_one_line(tmp_path: Path
                              "trailing commas (plain JSON and YAML are read up to 64 MiB)\n")
 
 
+def test_json_with_comments_is_read_up_to_256_kib(tmp_path: Path, monkeypatch) -> None:
+    # A dense 1 MiB JSONC file ([1,1,1,...]) took 39 s and 84 MB in json5: the limit keeps the worst
+    # case near ten seconds, and a file over it is refused before json5 sees it.
+    import json5  # noqa: PLC0415
+
+    from toolsearch.engine.readers import MAX_JSONC_CHARS, size_text  # noqa: PLC0415
+
+    assert MAX_JSONC_CHARS == 256 * 1024 and size_text(MAX_JSONC_CHARS) == "256 KiB"
+    big = tmp_path / "big.jsonc"
+    text = "// a comment\n" + _catalog_json(2)
+    big.write_text(text + " " * (MAX_JSONC_CHARS - len(text) + 1))
+    monkeypatch.setattr(json5, "loads", lambda *a, **k: (_ for _ in ()).throw(AssertionError("json5 was called")))
+    result = run_cli("plan", big)
+    assert result.returncode == 2, result.stderr
+    assert "over the 256 KiB limit for them; not read" in result.stderr, result.stderr
+
+
 def test_a_large_broken_json_file_is_not_read_as_json_with_comments(tmp_path: Path, monkeypatch) -> None:
     # A plain JSON file with one typo and a URL in it ("//") went through json5 before its error.
     import json5  # noqa: PLC0415

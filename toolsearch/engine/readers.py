@@ -54,11 +54,12 @@ MAX_ALIAS_NODES = 1_000_000
 MAX_ALIAS_CHARS = MAX_INPUT_BYTES
 #: Deepest nesting of mappings and lists in a YAML or JSON document (the root is level 1).
 MAX_NESTING_DEPTH = 256
-#: Largest JSON text read with comments or trailing commas (JSONC), in characters (1 MiB). Its
-#: reader, the ``json5`` library, is pure Python: about ten seconds per megabyte here, so a 64 MiB
-#: file took over ten minutes, and a large plain JSON file with one typo (and a ``//`` in a URL)
-#: took as long before its error. VS Code's ``mcp.json`` files are a few kilobytes.
-MAX_JSONC_CHARS = 1024 * 1024
+#: Largest JSON text read with comments or trailing commas (JSONC), in characters (256 KiB). Its
+#: reader, the ``json5`` library, is pure Python: a dense file (nothing but short numbers) reads at
+#: about 26 KiB a second here (a 1 MiB one took 39 s), a 64 MiB file took over ten minutes, and a
+#: large plain JSON file with one typo (and a ``//`` in a URL) took as long before its error.
+#: VS Code's ``mcp.json`` files are a few kilobytes.
+MAX_JSONC_CHARS = 256 * 1024
 
 ErrorClass = type[ToolsearchError]
 
@@ -90,9 +91,12 @@ def check_size(size: int, origin: str, error: ErrorClass = ToolsearchError) -> N
 
 
 def size_text(size: int) -> str:
-    """``size`` bytes for a message: ``"64 MiB"``, ``"1.5 MiB"`` from 1 MiB up, else ``"1,234 bytes"``."""
+    """``size`` bytes for a message: ``"64 MiB"``, ``"1.5 MiB"`` from 1 MiB up, ``"256 KiB"`` for a
+    whole number of KiB below that, else ``"1,234 bytes"``."""
     if size >= 1024 * 1024:
         return f"{size / (1024 * 1024):.1f} MiB".replace(".0 MiB", " MiB")
+    if size >= 1024 and size % 1024 == 0:
+        return f"{size // 1024:,} KiB"
     return f"{size:,} bytes"
 
 
