@@ -1218,6 +1218,24 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
                else " · it is the best reachable setting"))
 
 
+def verdict_line(rec: MultiRecommendation) -> str:
+    """Whether ``rec`` reaches its goal at every listed context length, as one sentence: the first
+    line of ``toolsearch recommend``'s text output and the verdict above the report's
+    recommendation (not reached: the lines that follow give the best reachable settings)."""
+    if rec.reached:
+        return "Reached at every listed context length."
+    return "Not reached at every listed context length: the settings below are the best reachable ones."
+
+
+def gate_line_text(label: str, command: str | None, words: str) -> str:
+    """One of :func:`gate_lines`' lines as plain text, ``label: command (words)`` (no command:
+    ``label: words``), as ``toolsearch recommend`` prints it under its table and the config
+    block's comments carry it. Catalog text is as given: the caller escapes it for its medium."""
+    if command is None:
+        return f"{label}: {words}"
+    return f"{label}: {command}" + (f" ({words})" if words else "")
+
+
 def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                          lowered: Sequence[tuple[int | None, str]]) -> list[str]:
     """The recommendation in words, one line each, as ``toolsearch recommend`` prints it above its
@@ -1860,8 +1878,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     lines += [f"# {_comment_text(line)}" for line in outside_scope_lines(rec)]
     for label, command, words in gate_lines(rec, tool_names=tool_names, profile=profile, scope=scope,
                                             catalogs=catalogs, client_configs=client_configs):
-        lines.append(f"# {label}: {_comment_safe(command)}" + (f" ({words})" if words else "") if command
-                     else f"# {label}: {_comment_text(words)}")
+        lines.append("# " + (gate_line_text(label, _comment_safe(command), words) if command
+                             else gate_line_text(label, None, _comment_text(words))))
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)
     return "\n".join(lines) + "\n" + body
