@@ -24,6 +24,7 @@ shorter one); the outcome table shows what each length gets.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -1181,6 +1182,57 @@ def lowered_servers(ladder: Ladder, config: ToolSearchConfig,
     lowered = set(lowered_lengths(current, rec.contexts))
     return [(a.context_length, outcome_change(a, b), no_longer_named(ladder, a, b)) for a, b in zip(current, rec.contexts)
             if a.context_length in lowered]
+
+
+def headroom_listing_as_much(ladder: Ladder, config: ToolSearchConfig, rec: MultiRecommendation) -> int | None:
+    """The smallest headroom (a whole %, at most :data:`~toolsearch.engine.constants.HEADROOM_PCT_MAX`)
+    with which the same question as ``rec`` (goal, per-length goals, exceptions, kept servers, context
+    lengths) is answered by settings that reach the goal and list no less than ``config`` at every
+    listed length (:func:`lowered_servers` empty). ``None`` when no such headroom exists (up to the
+    largest, the goal stops being reachable with the room asked first) or ``rec`` does not reach its
+    goal; ``rec``'s own headroom (rounded up) when it already lists no less.
+
+    Found with :func:`recommend_for_contexts` itself: probed at doubling headrooms, then bisected.
+    While the goal is reached, a larger headroom never gives a length a smaller budget (the listing
+    chosen is no smaller, and the budget is that listing times ``1 + headroom``), so the answer is
+    exact; past the first headroom whose answer no longer reaches the goal, nothing larger does."""
+    if not rec.reached:
+        return None
+    lengths = [c.context_length for c in rec.contexts]
+
+    def answer(headroom: int) -> tuple[bool, bool]:  # (reached, lists no less than config)
+        asked = recommend_for_contexts(ladder, config, lengths, rec.goal, except_servers=rec.except_servers,
+                                       keep_servers=rec.keep_servers, headroom_pct=float(headroom),
+                                       length_goals=dict(rec.length_goals))
+        return asked.reached, asked.reached and not lowered_servers(ladder, config, asked)
+
+    low = math.ceil(rec.headroom_pct)
+    if answer(low)[1]:
+        return low
+    high = max(low, 5)
+    while True:  # low: lists less; find a headroom that lists as much, or one that misses the goal
+        high = min(high * 2, int(C.HEADROOM_PCT_MAX))
+        reached, as_much = answer(high)
+        if as_much:
+            break
+        if not reached or high >= C.HEADROOM_PCT_MAX:
+            return None
+        low = high
+    while high - low > 1:  # answer(low) lists less, answer(high) lists as much
+        middle = (low + high) // 2
+        low, high = (low, middle) if answer(middle)[1] else (middle, high)
+    return high
+
+
+def more_headroom_words(headroom: int | None) -> str:
+    """What asking for more headroom would do where a reached recommendation lists less than the
+    current settings, in one sentence (the Tuning page's advice): ``headroom`` from
+    :func:`headroom_listing_as_much`, the smallest that lists as much (``None``: none does)."""
+    if headroom is None:
+        return (f"More headroom does not do it: no headroom up to {C.HEADROOM_PCT_MAX:,g}% gives a setting that meets "
+                "the goal and lists as much as the current settings at every length.")
+    return (f"More headroom lists as much as the current settings at every length only from {headroom:,}% "
+            "headroom on.")
 
 
 def lowered_where(lowered: Sequence[tuple[int | None, str]]) -> str:
