@@ -40,7 +40,7 @@ def test_markdown_is_the_table_and_the_gate_line():
     data = json.loads(run_cli(*ASK, "--json", cwd=ROOT).stdout)
     block = run_cli(*ASK, "--yaml", cwd=ROOT).stdout
     lines = done.stdout.splitlines()
-    assert lines[0] == f"### toolsearch recommend: {data['goal_words']}, reached at every length"
+    assert lines[0] == f"### toolsearch recommend: {data['goal_words']}, reached at every listed context length"
     assert "- threshold\\_pct: " + repr(float(data["threshold_pct"])) in lines
     assert f"- listing\\_max\\_tokens: {data['listing_max_tokens']}" in lines
     header = "| context_length | budget | tier | listing_form | listing_tokens | servers_named | tools_named |"
@@ -60,7 +60,7 @@ def test_markdown_is_the_table_and_the_gate_line():
 def test_markdown_when_the_goal_is_out_of_reach_has_no_gate(tmp_path):
     done = run_cli("recommend", CATALOG, "--context-lengths", "1k", "--goal", "full", "--format", "markdown", cwd=ROOT)
     assert done.returncode == 1, done.stderr
-    assert done.stdout.splitlines()[0].endswith(", not reachable at every listed context length")
+    assert done.stdout.splitlines()[0].endswith(", not reached at every listed context length")
     assert "**Gate:**" not in done.stdout
 
 

@@ -1270,13 +1270,19 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
                else " · it is the best reachable setting"))
 
 
+def verdict_words(rec: MultiRecommendation) -> str:
+    """Whether ``rec`` reaches its goal at every listed context length, in words: ``reached at every
+    listed context length`` or ``not reached at every listed context length``, as the heading of
+    ``recommend --format markdown``, the ``--yaml`` block's comment and :func:`verdict_line` say it."""
+    return f"{'' if rec.reached else 'not '}reached at every listed context length"
+
+
 def verdict_line(rec: MultiRecommendation) -> str:
-    """Whether ``rec`` reaches its goal at every listed context length, as one sentence: the first
-    line of ``toolsearch recommend``'s text output and the verdict above the report's
-    recommendation (not reached: the lines that follow give the best reachable settings)."""
-    if rec.reached:
-        return "Reached at every listed context length."
-    return "Not reached at every listed context length: the settings below are the best reachable ones."
+    """:func:`verdict_words` as one sentence: the first line of ``toolsearch recommend``'s text
+    output and the verdict above the report's recommendation (not reached: the lines that follow
+    give the best reachable settings)."""
+    words = verdict_words(rec)
+    return words[0].upper() + words[1:] + ("." if rec.reached else ": the settings below are the best reachable ones.")
 
 
 def gate_line_text(label: str, command: str | None, words: str) -> str:
@@ -1909,7 +1915,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
              f"# goal: {_comment_text(rec.goal_words)}",
              *(f"# {_comment_text(line)}" for line in keep_called_lines(rec)),
              f"# headroom: {rec.headroom_pct:g}% · {rec.growth_words}",
-             "# reached at every length" if rec.reached else f"# not reached: {_comment_text(rec.reason)}"]
+             f"# {verdict_words(rec)}" if rec.reached else f"# not reached: {_comment_text(rec.reason)}"]
     for c in rec.contexts:
         lines.append(f"# {at_length(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")
