@@ -46,7 +46,7 @@ def test_the_cap_floor_is_said_where_the_cap_is_above_the_budget_needed():
     captions = [_plain(c.value) for c in at.caption]
     assert FLOOR_WORDS + "." in captions, captions
     lines = _cli("listed")
-    assert lines[2:5] == ["listing_max_tokens: 200", "budget needed at every length: 159 tokens", FLOOR_WORDS]
+    assert lines[3:6] == ["listing_max_tokens: 200", "budget needed at every length: 159 tokens", FLOOR_WORDS]
 
 
 def test_no_floor_words_when_the_cap_is_the_budget_needed():

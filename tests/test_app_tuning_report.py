@@ -190,7 +190,8 @@ def test_tuning_multi_length_recommendation_matches_engine():
     assert len(warnings) == 1 and warnings[0].startswith("The recommendation lists less than the current settings at ")
     assert "200K (lower form: full → names)" in warnings[0]  # lengths as recommend writes them
     assert warnings[0].endswith("to list more there, give those lengths a stricter goal (Other goal at some "
-                                "lengths), ask for more headroom, or keep the current settings.")  # advice it can follow
+                                "lengths) or keep the current settings. More headroom lists as much as the current "
+                                "settings at every length only from 149% headroom on.")  # advice it can follow
 
 
 def test_the_lowered_listing_warning_does_not_say_an_unreachable_goal_is_met():
@@ -208,7 +209,7 @@ def test_the_lowered_listing_warning_does_not_say_an_unreachable_goal_is_met():
     # the two servers it trades away are named, not only counted
     assert "1M (lower: 9 → 7 of 9 servers named; no longer named: github, grafana)" in warnings[0], warnings
     assert "meets the goal" not in warnings[0] and "best reachable setting" in warnings[0], warnings
-    assert "ask for more headroom" not in warnings[0]  # more headroom cannot name more where the budget is the whole context
+    assert "headroom" not in warnings[0]  # more headroom cannot name more where the budget is the whole context
     # the block to ship says it too, in recommend's words, and is the one `recommend --yaml` prints
     block = at.code[0].value
     lowered = ("# lists less than the default settings (threshold_pct 5, listing_max_tokens 4,000) at 1M "

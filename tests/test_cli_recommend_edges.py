@@ -521,8 +521,9 @@ def test_recommend_and_check_agree_when_tool_search_is_not_active(tmp_path, how)
     text = run_cli("recommend", *args)
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
-    assert lines[1:3] == ["threshold_pct: 5.0", f"listing_max_tokens: {3000 if how == 'enabled-off' else 4000}"]
-    assert lines[3].startswith("tool search is not active (enabled: off, or nothing is deferrable): every tool is "
+    assert lines[0] == "Reached at every listed context length."
+    assert lines[2:4] == ["threshold_pct: 5.0", f"listing_max_tokens: {3000 if how == 'enabled-off' else 4000}"]
+    assert lines[4].startswith("tool search is not active (enabled: off, or nothing is deferrable): every tool is "
                                "sent with its full schema, so every goal holds"), lines
     data = json.loads(run_cli("recommend", *args, "--json").stdout)
     assert (data["reached"], data["budget_needed"], data["reason"]) == (True, 0, "")
@@ -615,9 +616,12 @@ def test_a_recommendation_for_a_session_scope_says_what_every_other_session_gets
     assert sorted(s["name"] for s in plan["servers"] if s["state"] == "summary") == [
         "github", "grafana", "linear", "notion", "playwright"]
     # without a scope, or with one that reaches every server, there is no such line
-    assert "whole catalog" not in run_cli("recommend", TEAM, "--context-lengths", "32k", "--goal", "names").stdout
+    outside_words = "whole catalog (sessions outside scope"
+    assert outside_words not in run_cli("recommend", TEAM, "--context-lengths", "32k", "--goal", "names").stdout
     every = run_cli("recommend", TEAM, "--context-lengths", "32k", "--goal", "names", "--scope", "all=*")
-    assert every.returncode == 0 and "whole catalog" not in every.stdout, every.stdout
+    assert every.returncode == 0 and outside_words not in every.stdout, every.stdout
+    # the gate line says why a scope gets none, as the block's '# gate:' comment does
+    assert every.stdout.splitlines()[-1] == "gate: none for scope all: toolsearch check judges the whole catalog"
 
 
 def test_a_context_of_one_token_is_not_called_1_tokens() -> None:

@@ -40,7 +40,7 @@ def test_markdown_is_the_table_and_the_gate_line():
     data = json.loads(run_cli(*ASK, "--json", cwd=ROOT).stdout)
     block = run_cli(*ASK, "--yaml", cwd=ROOT).stdout
     lines = done.stdout.splitlines()
-    assert lines[0] == f"### toolsearch recommend: {data['goal_words']}, reached at every length"
+    assert lines[0] == f"### toolsearch recommend: {data['goal_words']}, reached at every listed context length"
     assert "- threshold\\_pct: " + repr(float(data["threshold_pct"])) in lines
     assert f"- listing\\_max\\_tokens: {data['listing_max_tokens']}" in lines
     header = "| context_length | budget | tier | listing_form | listing_tokens | servers_named | tools_named |"
@@ -60,8 +60,38 @@ def test_markdown_is_the_table_and_the_gate_line():
 def test_markdown_when_the_goal_is_out_of_reach_has_no_gate(tmp_path):
     done = run_cli("recommend", CATALOG, "--context-lengths", "1k", "--goal", "full", "--format", "markdown", cwd=ROOT)
     assert done.returncode == 1, done.stderr
-    assert done.stdout.splitlines()[0].endswith(", not reachable at every listed context length")
+    assert done.stdout.splitlines()[0].endswith(", not reached at every listed context length")
     assert "**Gate:**" not in done.stdout
+
+
+def test_text_says_the_verdict_and_the_gate_line():
+    """The default text output says whether the goal is reached at every listed context length
+    (the report's verdict, in the same words) and, when it is, ends with the gate line: the command
+    the YAML block's '# gate:' comment and the markdown's **Gate:** line carry."""
+    done = run_cli(*ASK, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Reached at every listed context length."
+    assert lines[1].startswith("goal: every server at names or better · context lengths 32K, 200K, 1M")
+    block = run_cli(*ASK, "--yaml", cwd=ROOT).stdout
+    gate = next(line for line in block.splitlines() if line.startswith("# gate: "))[len("# "):]
+    assert lines[-1] == gate
+    markdown = run_cli(*ASK, "--format", "markdown", cwd=ROOT).stdout.splitlines()
+    assert markdown[-1] == f"**Gate:** `{gate[len('gate: '):]}`"
+    # above the table only: the table stays the last block before the gate line
+    table_at = next(i for i, line in enumerate(lines) if line.startswith("context_length"))
+    assert [line.startswith("gate:") for line in lines].index(True) == len(lines) - 1 > table_at
+
+
+def test_text_when_the_goal_is_out_of_reach_says_so_first_and_has_no_gate():
+    done = run_cli("recommend", CATALOG, "--context-lengths", "1k", "--goal", "full", cwd=ROOT)
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Not reached at every listed context length: the settings below are the best reachable ones."
+    assert lines[1].startswith("goal: every tool with its short description (form full)")
+    assert not any(line.startswith("gate:") for line in lines)
+    yaml_block = run_cli("recommend", CATALOG, "--context-lengths", "1k", "--goal", "full", "--yaml", cwd=ROOT).stdout
+    assert "# gate:" not in yaml_block
 
 
 def test_markdown_escapes_server_names(tmp_path):

@@ -46,9 +46,9 @@ def test_keep_called_keeps_every_called_server_named_and_says_which() -> None:
     text = run_cli("recommend", TEAM, *LENGTHS, "--sessions", STATE, "--keep-called")
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
-    assert lines[1] == ("kept named because the sessions called them: github (2 tools called), grafana (3 tools called), "
+    assert lines[2] == ("kept named because the sessions called them: github (2 tools called), grafana (3 tools called), "
                         "linear (1 tool called), slack (1 tool called)")
-    assert "github, grafana, linear, slack at names or better" in lines[0]
+    assert "github, grafana, linear, slack at names or better" in lines[1]
 
 
 def test_keep_called_is_keep_given_by_hand() -> None:

@@ -546,7 +546,10 @@ def test_report_carries_the_recommendation_as_recommend_gives_it(tmp_path, monke
     lines = text.stdout.splitlines()
     table_at = next(i for i, line in enumerate(lines) if line.startswith("context_length"))
     assert table_at >= 5
-    for line in lines[:table_at]:  # every line above recommend's table, in the same words
+    # recommend's first line is the verdict the report puts above its list, in the same words
+    assert lines[0] == "Reached at every listed context length."
+    assert f"<p><strong>{html.escape(lines[0])}</strong></p>" in section
+    for line in lines[1:table_at]:  # every other line above recommend's table, in the same words
         assert f"<li>{html.escape(line)}</li>" in section, line
     data = json.loads(run_cli("recommend", TEAM, *args, "--json").stdout)
     for c in data["contexts"]:  # the per-length table: the same budget and listing tokens
@@ -658,8 +661,9 @@ def test_report_recommendation_says_how_many_sessions_were_read_and_refuses_head
     args = ["--context-lengths", "32k,1m", "--goal", "names", "--sessions", ROOT / "sample_sessions" / "state.db"]
     text = run_cli("recommend", TEAM, *args)
     assert text.returncode == 0, text.stderr
-    line = text.stdout.splitlines()[-1]
+    line, gate = text.stdout.splitlines()[-2:]  # under the table: the sessions line, then the gate line
     assert line.startswith("sessions: 7 sessions read; called_listed: ")
+    assert gate.startswith("gate: toolsearch check ")
     out = tmp_path / "report.html"
     done = run_cli("report", TEAM, *args, "-o", out, "--no-lint", "--no-strategies")
     assert done.returncode == 0, done.stderr

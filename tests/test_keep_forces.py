@@ -39,8 +39,8 @@ def test_recommend_keep_called_says_what_the_kept_servers_force():
                    "--keep-called")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[1].startswith("kept named because the sessions called them: github")
-    assert lines[2] == words
+    assert lines[2].startswith("kept named because the sessions called them: github")
+    assert lines[3] == words
     # a kept server that keeps no other named: nothing said
     small = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed", "--keep", "sentry")
     assert "keeps" not in small.stdout and "for the goal alone" not in small.stdout

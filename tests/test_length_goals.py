@@ -184,7 +184,8 @@ def test_cli_recommend_per_length_text_json_and_yaml():
     rec = recommend_for_contexts(listing_ladder(Inspector(load_source(TEAM)).planner, parse_config({})),
                                  parse_config({}), LENGTHS, "names", length_goals={1_000_000: "full"})
     lines = text.stdout.splitlines()
-    assert lines[0].startswith("goal: every server at names or better at 32K and 200K; every tool with its short "
+    assert lines[0] == "Reached at every listed context length."
+    assert lines[1].startswith("goal: every server at names or better at 32K and 200K; every tool with its short "
                                "description (form full) at 1M · ")
     assert f"listing_max_tokens: {rec.listing_max_tokens}" in lines
     assert f"budget needed: {rec.budget_words}" in lines

@@ -211,14 +211,16 @@ def test_cli_recommend_text_and_config(tmp_path) -> None:
                      "--context-lengths", "32k,128k", "--goal", "names")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[1:4] == ["threshold_pct: 0.4", "listing_max_tokens: 200", "budget needed at every length: 104 tokens"]
-    assert lines[-2:] == ["32K             128     1     names         104             2/2            61",
+    assert lines[0] == "Reached at every listed context length."
+    assert lines[2:5] == ["threshold_pct: 0.4", "listing_max_tokens: 200", "budget needed at every length: 104 tokens"]
+    assert lines[-1].startswith("gate: toolsearch check ")
+    assert lines[-3:-1] == ["32K             128     1     names         104             2/2            61",
                           "128K            200     1     names         104             2/2            61"]
     # the cap is at its floor, above the budget needed: said under the figures
-    assert lines[4] == ("listing_max_tokens 200 is its smallest value (a harness raises a smaller one to 200), above the "
+    assert lines[5] == ("listing_max_tokens 200 is its smallest value (a harness raises a smaller one to 200), above the "
                         "104 tokens needed: where threshold_pct's share of the context length is larger, the budget is "
                         "200 tokens")
-    assert lines[5] == "headroom: 0% · absorbs 24 tokens of listing growth (about 14 tools) at 32K before the listing changes"
+    assert lines[6] == "headroom: 0% · absorbs 24 tokens of listing growth (about 14 tools) at 32K before the listing changes"
 
 
 def test_cli_recommend_unreachable_exit_1(tmp_path) -> None:

@@ -36,6 +36,6 @@ def test_text_output_sentences_write_lengths_as_the_yaml_block_does() -> None:
     result = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names", "--sessions", STORE)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == "goal: every server at names or better · context lengths 32K, 200K, 1M · planning tokenizer chars4"
+    assert lines[1] == "goal: every server at names or better · context lengths 32K, 200K, 1M · planning tokenizer chars4"
     sentences = [line for line in lines if not re.match(r"^[\d,]+ ", line)]  # the table writes plain numbers
     assert not [line for line in sentences if GROUPED_LENGTH.search(line)], sentences

@@ -296,7 +296,7 @@ def test_yaml_block_with_provenance() -> None:
     assert comments[2].startswith("# context lengths: 32K, 200K, 1M")
     assert comments[3] == "# goal: every server at names or better, except cloudflare (may collapse)"
     assert comments[4].startswith("# headroom: 10% · absorbs ")
-    assert comments[5] == "# reached at every length"
+    assert comments[5] == "# reached at every listed context length"
     assert comments[6:9] == [f"# at {n}: mixed · 9 of 10 servers named (178 tools); listing {c['listing_tokens']:,} "
                              f"of {c['budget']:,} budget tokens" for n, c in zip(["32K", "200K", "1M"], as_json["contexts"])]
     assert comments[9:] == [f"# not named: {as_json['unnamed'][0]['reason']}",

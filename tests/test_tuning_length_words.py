@@ -46,8 +46,9 @@ def test_the_lowered_listing_warning_names_the_lengths_as_recommend_does() -> No
     warnings = [w.value for w in at.warning if w.value.startswith("The recommendation lists less")]
     assert warnings == [(f"The recommendation lists less than the current settings at {where}. It is the cheapest "
                          "setting that still meets the goal. One setting serves every length: to list more there, give "
-                         "those lengths a stricter goal (Other goal at some lengths), ask for more headroom, or keep "
-                         "the current settings.")], warnings
+                         "those lengths a stricter goal (Other goal at some lengths) or keep the current settings. More "
+                         "headroom lists as much as the current settings at every length only from 149% headroom on.")], \
+        warnings
 
 
 def test_the_not_reachable_reason_writes_the_shortest_length_compact() -> None:

@@ -24,6 +24,7 @@ shorter one); the outcome table shows what each length gets.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -1183,6 +1184,57 @@ def lowered_servers(ladder: Ladder, config: ToolSearchConfig,
             if a.context_length in lowered]
 
 
+def headroom_listing_as_much(ladder: Ladder, config: ToolSearchConfig, rec: MultiRecommendation) -> int | None:
+    """The smallest headroom (a whole %, at most :data:`~toolsearch.engine.constants.HEADROOM_PCT_MAX`)
+    with which the same question as ``rec`` (goal, per-length goals, exceptions, kept servers, context
+    lengths) is answered by settings that reach the goal and list no less than ``config`` at every
+    listed length (:func:`lowered_servers` empty). ``None`` when no such headroom exists (up to the
+    largest, the goal stops being reachable with the room asked first) or ``rec`` does not reach its
+    goal; ``rec``'s own headroom (rounded up) when it already lists no less.
+
+    Found with :func:`recommend_for_contexts` itself: probed at doubling headrooms, then bisected.
+    While the goal is reached, a larger headroom never gives a length a smaller budget (the listing
+    chosen is no smaller, and the budget is that listing times ``1 + headroom``), so the answer is
+    exact; past the first headroom whose answer no longer reaches the goal, nothing larger does."""
+    if not rec.reached:
+        return None
+    lengths = [c.context_length for c in rec.contexts]
+
+    def answer(headroom: int) -> tuple[bool, bool]:  # (reached, lists no less than config)
+        asked = recommend_for_contexts(ladder, config, lengths, rec.goal, except_servers=rec.except_servers,
+                                       keep_servers=rec.keep_servers, headroom_pct=float(headroom),
+                                       length_goals=dict(rec.length_goals))
+        return asked.reached, asked.reached and not lowered_servers(ladder, config, asked)
+
+    low = math.ceil(rec.headroom_pct)
+    if answer(low)[1]:
+        return low
+    high = max(low, 5)
+    while True:  # low: lists less; find a headroom that lists as much, or one that misses the goal
+        high = min(high * 2, int(C.HEADROOM_PCT_MAX))
+        reached, as_much = answer(high)
+        if as_much:
+            break
+        if not reached or high >= C.HEADROOM_PCT_MAX:
+            return None
+        low = high
+    while high - low > 1:  # answer(low) lists less, answer(high) lists as much
+        middle = (low + high) // 2
+        low, high = (low, middle) if answer(middle)[1] else (middle, high)
+    return high
+
+
+def more_headroom_words(headroom: int | None) -> str:
+    """What asking for more headroom would do where a reached recommendation lists less than the
+    current settings, in one sentence (the Tuning page's advice): ``headroom`` from
+    :func:`headroom_listing_as_much`, the smallest that lists as much (``None``: none does)."""
+    if headroom is None:
+        return (f"More headroom does not do it: no headroom up to {C.HEADROOM_PCT_MAX:,g}% gives a setting that meets "
+                "the goal and lists as much as the current settings at every length.")
+    return (f"More headroom lists as much as the current settings at every length only from {headroom:,}% "
+            "headroom on.")
+
+
 def lowered_where(lowered: Sequence[tuple[int | None, str]]) -> str:
     """The lengths of :func:`lowered_changes` with their changes, as ``recommend`` and the Tuning
     page write them: ``200K (lower form: full → names), 1M (lower form: full → names)`` (each length
@@ -1216,6 +1268,30 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
             f"{config.listing_max_tokens:,}) at {lowered_where(lowered)}"
             + (" · it is the cheapest setting that meets the goal" if rec.reached
                else " · it is the best reachable setting"))
+
+
+def verdict_words(rec: MultiRecommendation) -> str:
+    """Whether ``rec`` reaches its goal at every listed context length, in words: ``reached at every
+    listed context length`` or ``not reached at every listed context length``, as the heading of
+    ``recommend --format markdown``, the ``--yaml`` block's comment and :func:`verdict_line` say it."""
+    return f"{'' if rec.reached else 'not '}reached at every listed context length"
+
+
+def verdict_line(rec: MultiRecommendation) -> str:
+    """:func:`verdict_words` as one sentence: the first line of ``toolsearch recommend``'s text
+    output and the verdict above the report's recommendation (not reached: the lines that follow
+    give the best reachable settings)."""
+    words = verdict_words(rec)
+    return words[0].upper() + words[1:] + ("." if rec.reached else ": the settings below are the best reachable ones.")
+
+
+def gate_line_text(label: str, command: str | None, words: str) -> str:
+    """One of :func:`gate_lines`' lines as plain text, ``label: command (words)`` (no command:
+    ``label: words``), as ``toolsearch recommend`` prints it under its table and the config
+    block's comments carry it. Catalog text is as given: the caller escapes it for its medium."""
+    if command is None:
+        return f"{label}: {words}"
+    return f"{label}: {command}" + (f" ({words})" if words else "")
 
 
 def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
@@ -1839,7 +1915,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
              f"# goal: {_comment_text(rec.goal_words)}",
              *(f"# {_comment_text(line)}" for line in keep_called_lines(rec)),
              f"# headroom: {rec.headroom_pct:g}% · {rec.growth_words}",
-             "# reached at every length" if rec.reached else f"# not reached: {_comment_text(rec.reason)}"]
+             f"# {verdict_words(rec)}" if rec.reached else f"# not reached: {_comment_text(rec.reason)}"]
     for c in rec.contexts:
         lines.append(f"# {at_length(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")
@@ -1860,8 +1936,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     lines += [f"# {_comment_text(line)}" for line in outside_scope_lines(rec)]
     for label, command, words in gate_lines(rec, tool_names=tool_names, profile=profile, scope=scope,
                                             catalogs=catalogs, client_configs=client_configs):
-        lines.append(f"# {label}: {_comment_safe(command)}" + (f" ({words})" if words else "") if command
-                     else f"# {label}: {_comment_text(words)}")
+        lines.append("# " + (gate_line_text(label, _comment_safe(command), words) if command
+                             else gate_line_text(label, None, _comment_text(words))))
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)
     return "\n".join(lines) + "\n" + body

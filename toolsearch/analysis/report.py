@@ -30,7 +30,8 @@ from ..engine.inspector import Inspector
 from . import quantities as Q
 from ..engine.invisible import reveal, reveal_data, reveal_html, shortened
 from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
-                        not_deferred_words, lowered_changes, outcome_rows, recommendation_lines, sessions_line)
+                        not_deferred_words, lowered_changes, outcome_rows, recommendation_lines, sessions_line,
+                        verdict_line)
 from .sweep import plan_counts
 from .wording import counted, evaluation_share, mean_reciprocal_rank, severity_counts
 from ..engine.listing import collapsed_words
@@ -321,8 +322,7 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
     base = compared_with if compared_with is not None else config
     lowered = lowered_changes(ladder, base, rec)
     lines = recommendation_lines(rec, base, lowered)
-    verdict = ("Reached at every listed context length." if rec.reached
-               else "Not reached at every listed context length: the settings below are the best reachable ones.")
+    verdict = verdict_line(rec)  # the first line of recommend's text output
     block = export_block(rec, base, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
                          version=__version__, tool_names=inspector.naming, profile=profile_path,
                          scope=inspector.scope.name if inspector.scope is not None else None,

@@ -1078,7 +1078,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     from ..analysis.sessions import shown_names  # noqa: PLC0415
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
                                       add_whole_catalog, export_block, lowered_changes, lowered_servers, outcome_rows, recommend_for_contexts,
-                                      recommendation_lines, servers_without_tools, sessions_line)
+                                      recommendation_lines, servers_without_tools, sessions_line,
+                                      gate_line_text, gate_lines, verdict_line)
     from .review import recommendation_markdown  # noqa: PLC0415
     from ..live.client import catalog_key  # noqa: PLC0415
 
@@ -1142,11 +1143,17 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                                  scope=inspector.scope.name if inspector.scope is not None else None,
                                                  **gate_files(args.sources, config_servers)))
         return status
+    print(verdict_line(rec))  # the report's verdict, above the same lines
     for line in recommendation_lines(rec, config, lowered):
         print(one_line(line))  # one line each: a tab or line break in a server name is written as an escape
     print(_table(rows, header))
     if args.session_sources:
         print(sessions_line(rec))
+    # the command that gates a build on the answer, as the config block's '# gate:' comment writes it
+    for label, command, words in gate_lines(rec, tool_names=args.tool_names, profile=args.profile,
+                                            scope=inspector.scope.name if inspector.scope is not None else None,
+                                            **gate_files(args.sources, config_servers)):
+        print(one_line(gate_line_text(label, command, words)))
     return status
 
 

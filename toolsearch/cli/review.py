@@ -504,10 +504,9 @@ def recommendation_markdown(rec: Any, config: ToolSearchConfig, lowered: Sequenc
     separators), the ``sessions`` line under it and the gate line
     (:func:`~toolsearch.analysis.recommend.gate_lines`, the command in a code span). Catalog text
     (server names) is escaped: it shows literally and pings no one. Returns text ending in a newline."""
-    from ..analysis.recommend import gate_lines, recommendation_lines  # noqa: PLC0415
+    from ..analysis.recommend import gate_lines, recommendation_lines, verdict_words  # noqa: PLC0415
 
-    verdict = ("reached at every length" if rec.reached else "not reachable at every listed context length")
-    out = [f"### toolsearch recommend: {_md(rec.goal_words)}, {verdict}", ""]
+    out = [f"### toolsearch recommend: {_md(rec.goal_words)}, {verdict_words(rec)}", ""]
     out += [f"- {_md(line)}" for line in recommendation_lines(rec, config, lowered)]
     out += ["", "| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(_md(f"{cell:,}" if isinstance(cell, int) else cell) for cell in row) + " |"

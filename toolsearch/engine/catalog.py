@@ -24,7 +24,7 @@ from __future__ import annotations
 import datetime
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
 from typing import Any, Iterable, Sequence
@@ -76,12 +76,16 @@ class Tool:
         description: the raw description; ``None`` when absent.
         input_schema: the raw ``inputSchema`` (any JSON value; normalized at registration).
         extra: every other key of the tool (``annotations``, ``title``, ``outputSchema``…).
+        origin: the file it came from, set when its server was merged from several files (so a
+            tool listed in more than one of them can say whose definition is kept); ``""``
+            otherwise. Not part of the tool's value: equal tools from two files compare equal.
     """
 
     name: str
     description: str | None = None
     input_schema: Any = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    origin: str = field(default="", compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -538,7 +542,8 @@ def _merge_servers(catalog: Catalog) -> Catalog:
             if part.capabilities is not None:
                 capabilities = {**(capabilities or {}), **part.capabilities}
         merged = Server(
-            name=name, kind=kind, tools=tuple(t for p in parts for t in p.tools), capabilities=capabilities,
+            name=name, kind=kind, tools=tuple(t if t.origin else replace(t, origin=p.origin) for p in parts for t in p.tools),
+            capabilities=capabilities,
             info=next((p.info for p in parts if p.info), None), config=next((p.config for p in parts if p.config), {}),
             origin=", ".join(o for o in origins if o), extra={k: v for p in reversed(parts) for k, v in p.extra.items()},
             skipped=sum(p.skipped for p in parts))

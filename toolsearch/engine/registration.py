@@ -304,11 +304,12 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
     for cand in candidates:
         by_wire.setdefault(cand[0], []).append(cand)
     registered = []
+    repeated: list[Tool] = []  # the kept definition of each tool listed more than once: one line for them all
     for wire, group in by_wire.items():
         if len(group) == 1:  # the usual case: one candidate for the name, nothing to report
             chosen = group[0]
         else:
-            chosen = _resolve_same_wire(wire, group, where, problems)
+            chosen = _resolve_same_wire(wire, group, where, problems, repeated)
             if chosen is None:
                 continue
         wire_name, tool, raw_name, description, schema, utility, parameters = chosen
@@ -330,11 +331,49 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
             label=label, definition=definition, utility=utility,
             annotations=annotations if isinstance(annotations, Mapping) else None,
             renames=property_renames(schema) or None))
+    if repeated:
+        problems.append(Problem("warning", where, repeated_tools_words(repeated)))
     return registered
 
 
-def _resolve_same_wire(wire: str, group: list[tuple], where: str, problems: list[Problem]) -> tuple | None:
-    """docs/reference.md §21.5 for several candidates on one wire name: the one registered, or ``None``."""
+#: How many tool names a line about repeated tools quotes before "and N more".
+REPEATED_NAMES_SHOWN = 3
+
+
+def repeated_tools_words(kept: list[Tool]) -> str:
+    """The one warning for a server's tools listed more than once (docs/reference.md §21.5: the
+    first definition of each is registered, the later ones are dropped), as the command line and
+    the app's sidebar show it: how many, the first :data:`REPEATED_NAMES_SHOWN` names and "and N
+    more", and, for a server merged from several files, which file's definitions are kept.
+
+    Args:
+        kept: the definition kept for each repeated tool, in registration order (its
+            :attr:`~toolsearch.engine.catalog.Tool.origin` names the file it came from, if known).
+    """
+    names = [quoted_short(t.name) for t in kept[:REPEATED_NAMES_SHOWN]]
+    more = len(kept) - len(names)
+    named = ", ".join(names) + (f" and {more:,} more" if more else "")
+    files: dict[str, int] = {}
+    for tool in kept:
+        if tool.origin:
+            files[tool.origin] = files.get(tool.origin, 0) + 1
+    if len(files) == 1 and sum(files.values()) == len(kept):
+        source = f", from {next(iter(files))},"
+    elif files:
+        source = " (" + "; ".join(f"from {origin} for {counted(n, 'tool')}" for origin, n in files.items()) + "),"
+    else:
+        source = ""
+    if len(kept) == 1:
+        return f"tool {named} is listed more than once; the first definition is kept{source} and the others are dropped"
+    return (f"{len(kept):,} tools are listed more than once ({named}); the first definition of each is "
+            f"kept{source} and the others are dropped")
+
+
+def _resolve_same_wire(wire: str, group: list[tuple], where: str, problems: list[Problem],
+                       repeated: list[Tool]) -> tuple | None:
+    """docs/reference.md §21.5 for several candidates on one wire name: the one registered, or
+    ``None``. A tool listed more than once is added to ``repeated`` (its kept definition), for the
+    server's one line about them (:func:`repeated_tools_words`)."""
     natives = [c for c in group if not c[5]]
     distinct_raw = list(dict.fromkeys(c[2] for c in natives))
     if len(distinct_raw) > 1:
@@ -343,7 +382,7 @@ def _resolve_same_wire(wire: str, group: list[tuple], where: str, problems: list
         return None
     chosen = natives[0] if natives else group[0]
     if len(natives) > 1:
-        problems.append(Problem("warning", where, f"tool {quoted_short(chosen[2])} is listed more than once; the first is kept"))
+        repeated.append(chosen[1])
     if natives and len(group) > len(natives):
         problems.append(Problem("info", where, f"the server's own {quoted_short(chosen[2])} replaces the generated utility tool"))
     return chosen

@@ -20,7 +20,8 @@ from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines,
-                                           keep_forces_lines, frontier, large_share_lines, lowered_changes, lowered_servers, lowered_where, no_tools_lines,
+                                           keep_forces_lines, frontier, headroom_listing_as_much, large_share_lines,
+                                           lowered_changes, lowered_servers, lowered_where, more_headroom_words, no_tools_lines,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, share_cell
 from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
@@ -458,8 +459,8 @@ if common.require_catalog(v):
             where = lowered_where(lowered_md)
             if multi.reached:
                 why = ("It is the cheapest setting that still meets the goal. One setting serves every length: to list "
-                       "more there, give those lengths a stricter goal (Other goal at some lengths), ask for more "
-                       "headroom, or keep the current settings.")
+                       "more there, give those lengths a stricter goal (Other goal at some lengths) or keep the current "
+                       "settings. " + more_headroom_words(headroom_listing_as_much(ladder, cfg, multi)))
             else:  # the goal is out of reach: this is the best reachable setting, which meets no goal
                 why = ("The goal is out of reach, and it is the best reachable setting. One setting serves every length: "
                        "to list more there, give the lengths where the goal is out of reach a goal of their own (Other "
