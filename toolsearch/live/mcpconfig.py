@@ -3,7 +3,8 @@
 Accepted shapes (detected from the top level, see :func:`config_kind`):
 
 * ``{"mcpServers": {name: {...}}}``: Claude Desktop, Claude Code (``.mcp.json``,
-  ``~/.claude.json``), Cursor (``mcp.json``), Agent Plugins ``mcp.json``;
+  ``~/.claude.json``), Cursor (``mcp.json``), Windsurf (``mcp_config.json``: a remote entry's URL
+  under ``serverUrl``), Gemini CLI (``settings.json``: under ``httpUrl``), Agent Plugins ``mcp.json``;
 * ``{"servers": {name: {...}}, "inputs": [...]}``: VS Code ``.vscode/mcp.json`` (``servers`` is a
   *mapping*; a catalog's ``servers`` is a list). A VS Code ``settings.json`` with
   ``{"mcp": {"servers": {...}}}`` is read the same way;
@@ -841,8 +842,38 @@ def read_env_file(path: str | Path) -> dict[str, str]:
 
 
 
+#: The keys of a ``mcpServers`` entry that hold a remote server's URL, in the order they are read when
+#: an entry has more than one: Gemini CLI's ``httpUrl`` (Streamable HTTP; Gemini CLI reads it before
+#: its ``url``), Windsurf's ``serverUrl``, then ``url`` (Claude Code, Cursor, Gemini CLI). Each is read
+#: as ``url`` is (docs/reference.md §29.8, §29.9). Other shapes have ``url`` only.
+URL_KEYS = ("httpUrl", "serverUrl", "url")
+
+
+def url_key(raw: Mapping[str, Any], kind: str) -> str:
+    """The key of the server entry ``raw`` that holds its URL: the first of :data:`URL_KEYS` that is
+    set (not ``null``) in a ``mcpServers`` entry, else ``"url"`` (every other shape, and an entry
+    without a URL)."""
+    if kind == "mcpServers":
+        for key in URL_KEYS:
+            if raw.get(key) is not None:
+                return key
+    return "url"
+
+
+def _url_keys_warning(raw: Mapping[str, Any], kind: str, where: str) -> str | None:
+    """A note when a ``mcpServers`` entry sets more than one of :data:`URL_KEYS` (naming the one
+    read), else ``None``. Names keys only, never their values."""
+    if kind != "mcpServers":
+        return None
+    keys = [key for key in URL_KEYS if raw.get(key) is not None]
+    if len(keys) < 2:
+        return None
+    return f"{where}: has {' and '.join(keys)}; {keys[0]} is read, the others are ignored"
+
+
 def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str]) -> str:
-    has_url = raw.get("url") is not None
+    key = url_key(raw, kind)
+    has_url = raw.get(key) is not None
     has_command = raw.get("command") is not None
     if kind == "mcp_servers":
         # docs/reference.md §26.1: the presence of `url` selects HTTP (winning over `command`); only
@@ -861,7 +892,7 @@ def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str
         return transport
     if has_url:
         if has_command:
-            warnings.append(f"{where}: has both url and command; url wins (HTTP)")
+            warnings.append(f"{where}: has both {key} and command; {key} wins (HTTP)")
         return "http"
     return "stdio"
 
@@ -914,13 +945,17 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         raise ConfigError(f"{where}: expected a mapping with 'command' or 'url', got {_type_name(raw)}")
     environ = os.environ if environ is None else environ
     context = context_values(workspace)
+    key = url_key(raw, kind)  # `url`, or Windsurf's `serverUrl` / Gemini CLI's `httpUrl`: read alike
+    note = _url_keys_warning(raw, kind, where)
+    if note:
+        warnings.append(note)
     unresolved: list[str] = []
     resolved: list[str] = []
     entry = _interpolate_deep(dict(raw), environ, context, kind == "mcpServers", unresolved, resolved)
     secrets.extend(resolved)
     # The same entry with every variable's value as ••••: what the launch confirmation shows.
-    masked = {key: _interpolate_deep(raw.get(key), environ, context, kind == "mcpServers", [], None, masked=True)
-              for key in ("command", "args", "cwd", "url")}
+    masked = {part: _interpolate_deep(raw.get(name), environ, context, kind == "mcpServers", [], None, masked=True)
+              for part, name in (("command", "command"), ("args", "args"), ("cwd", "cwd"), ("url", key))}
 
     enabled, known = parse_bool_like(entry.get("enabled"))
     if not known:
@@ -983,27 +1018,27 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             display["cwd"] = raw.get("cwd")
             preview["cwd"] = masked["cwd"]
     else:
-        url = entry.get("url")
+        url = entry.get(key)
         if not isinstance(url, str) or not url.strip():
-            raise ConfigError(f"{where}.url: expected the server URL as a string, got {_type_name(url)}")
+            raise ConfigError(f"{where}.{key}: expected the server URL as a string, got {_type_name(url)}")
         url = url.strip()
         if not _PLACEHOLDER.search(url):
             try:
                 parts = urlsplit(url)
             except ValueError as exc:  # "http://[::1": an unclosed IPv6 host
-                raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got "
+                raise ConfigError(f"{where}.{key}: expected an http:// or https:// URL with a host, got "
                                   f"{redact_url(url)!r} ({exc})") from None
             if parts.scheme not in ("http", "https") or not parts.hostname:
-                raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got {redact_url(url)!r}")
+                raise ConfigError(f"{where}.{key}: expected an http:// or https:// URL with a host, got {redact_url(url)!r}")
             try:
                 parts.port  # noqa: B018 - read for its check ("h:99999" raised OverflowError at connect)
             except ValueError:
-                raise ConfigError(f"{where}.url: expected a port from 0 to 65535 after the host, got "
+                raise ConfigError(f"{where}.{key}: expected a port from 0 to 65535 after the host, got "
                                   f"{redact_url(url)!r}") from None
         headers = _string_map(entry.get("headers"), f"{where}.headers")
         secrets.extend(headers.values())
         _check_headers(headers, f"{where}.headers")
-        display = {"url": raw.get("url")}
+        display = {"url": raw.get(key)}  # under `url` whatever the key: shown and masked as one
         preview = {"url": str(masked["url"]).strip()}
 
     if isinstance(raw.get("tools"), Mapping):
@@ -1070,22 +1105,24 @@ def _written_secrets(raw: Any) -> list[str]:
         else:
             words = _strings_in(value)
         found += secret_arguments(words) + [v for word in words for v in free_text_secrets(word)]
-    for text in _strings_in(raw.get("url")):
-        found += _url_secrets(text)
+    for key in URL_KEYS:  # every key a URL may be under, read or not
+        for text in _strings_in(raw.get(key)):
+            found += _url_secrets(text)
     return [v for v in found if v.strip() and _PLACEHOLDER.sub("", v).strip()]
 
 
 def _invalid_spec(name: str, raw: Any, reason: str, origin: str,
-                  secrets: tuple[str, ...] = ()) -> ServerSpec:
+                  secrets: tuple[str, ...] = (), kind: str = "mcpServers") -> ServerSpec:
     """A spec for an entry that cannot be used: connecting it fails at once with ``reason``. Its
-    transport is what the entry's ``url`` or ``command`` says, else ``unknown``; ``enabled`` is the
+    transport is what the entry's URL (:func:`url_key`) or ``command`` says, else ``unknown``; ``enabled`` is the
     entry's own when it is a boolean (a disabled entry is not started, a broken one never is)."""
     display: dict[str, Any] = {}
     transport = "unknown"
     enabled = True
     if isinstance(raw, Mapping):
-        if isinstance(raw.get("url"), str):
-            transport, display = "http", {"url": raw["url"]}
+        key = url_key(raw, kind)
+        if isinstance(raw.get(key), str):
+            transport, display = "http", {"url": raw[key]}
         elif isinstance(raw.get("command"), str):
             transport, display = "stdio", {"command": raw["command"]}
         if isinstance(raw.get("enabled"), bool):
@@ -1130,7 +1167,7 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
             spec = parse_server(str(name), raw, kind, where, environ=environ, workspace=workspace,
                                 base_dir=base_dir, warnings=warnings, env_files=env_files)
         except ConfigError as exc:
-            spec = _invalid_spec(str(name), raw, str(exc), where, getattr(exc, "secrets", ()))
+            spec = _invalid_spec(str(name), raw, str(exc), where, getattr(exc, "secrets", ()), kind)
         specs.append(spec)
     if kind == "mcp_servers":
         specs = _hermes_timeouts(data, specs, origin, warnings)
