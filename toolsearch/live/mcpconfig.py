@@ -51,26 +51,29 @@ from ..engine.registration import parse_bool_like
 # names stay importable from here.
 from ..engine.secrets import (  # noqa: F401
     _BASE64_PIECE_MIN_CHARS, _LINE_BREAK, _PLAIN_WORD, _URL_IN_TEXT, SECRET_MIN_CHARS, _encoded_forms, _mask_query,
-    _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, redact_url, scrub_data, scrub_text,
-    secret_list)
+    _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, matrix_values, redact_url, scrub_data,
+    scrub_text, secret_list)
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
 #: Command-line options whose value is a secret (``--token=x``, ``--api-key x``, ``--accessToken x``):
 #: a word of the option name (split at ``-``, ``_`` and camelCase humps) is one of these...
 _SECRET_OPTION_WORDS = {"token", "apikey", "key", "secret", "password", "passwd", "pwd", "pw", "pass", "passphrase",
-                        "credential", "credentials", "auth", "authorization", "bearer", "pat", "cookie", "jwt"}
+                        "credential", "credentials", "auth", "authorization", "bearer", "pat", "cookie", "jwt",
+                        "sig", "hmac", "oauth"}
 #: ...or the name, lowercased without separators, ends with one of these (``--accesstoken``; not
 #: ``--tokenizer``).
 _SECRET_OPTION_PARTS = ("token", "secret", "password", "passwd", "passphrase", "apikey", "credential")
 #: A word that makes the option about something else than the secret itself: a count
-#: (``--max-tokens 5``), a place (``--token-file``, ``--auth-url``), a kind (``--auth-type``), an
-#: id (``--key-id``) or a switch (``--no-auth``).
+#: (``--max-tokens 5``), a place (``--token-file``, ``--auth-url``, ``--oauth-callback-port``), a kind
+#: (``--auth-type``, ``--hmac-algorithm``, ``--oauth-flow``), an id (``--key-id``), a setting
+#: (``--sig-version``) or a switch (``--no-auth``).
 _NOT_SECRET_WORDS = {"max", "min", "limit", "limits", "count", "num", "number", "tokens", "budget", "length", "size",
                      "file", "path", "dir", "directory", "url", "uri", "endpoint", "host", "port", "server",
                      "type", "kind", "mode", "method", "scheme", "provider", "format", "name", "id", "ids",
                      "env", "var", "header", "timeout", "ttl", "expiry", "expires", "lifetime", "refresh",
                      "no", "disable", "disabled", "enable", "enabled", "use", "skip", "require", "required",
-                     "only", "store", "storage", "cache", "location", "audience", "scope", "scopes", "issuer"}
+                     "only", "store", "storage", "cache", "location", "audience", "scope", "scopes", "issuer",
+                     "algorithm", "algo", "alg", "version", "flow"}
 #: Words of :data:`_NOT_SECRET_WORDS` that name a kind of secret when a secret word follows them:
 #: ``--refresh-token``, ``--id-token`` and ``GOOGLE_REFRESH_TOKEN=`` are credentials (``--key-id``,
 #: ``--token-refresh-interval`` and ``--refresh-token-file`` are not).
@@ -166,13 +169,18 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
     pending: str | None = None
     for arg in args:
         if pending is not None and not (arg.startswith("-") and pending != "header"):
-            out.append(("", pending, arg))
+            # An env option's value that is not NAME=VALUE (`--env '{"API_KEY": "x"}'`, JSON) is read as
+            # text: the values under its secret-named keys (:func:`_secret_pairs`), URL credentials.
+            env_text = pending == "env" and not _ENV_ASSIGNMENT.fullmatch(arg)
+            out.append(("", None if env_text else pending, arg))
             pending = None
             continue
         pending = None
         name, eq, value = arg.partition("=")
         kind = _option_kind(name)
-        if kind is not None and eq:
+        if kind == "env" and eq and not _ENV_ASSIGNMENT.fullmatch(value):
+            out.append(("", None, arg))  # `--env={"API_KEY": "x"}`: JSON, read as text (its secret-named keys)
+        elif kind is not None and eq:
             out.append((name + "=", kind, value))
         elif kind is not None:
             out.append(("", None, arg))
@@ -227,19 +235,22 @@ def _mask_free_text(text: str) -> str:
 
 #: A part of a URL's path that is a key rather than a name: a UUID, or 20+ letters, digits, ``-``
 #: and ``_`` with a run of 16 that mixes letters and digits (the hosted MCP endpoints that put the
-#: key in the path: ``https://mcp.pipedream.net/<uuid>/github``, a Slack webhook's last part).
+#: key in the path: ``https://mcp.pipedream.net/<uuid>/github``, a Slack webhook's last part). A
+#: part is also read piece by piece between colons: Telegram's bot API puts ``bot<id>:<key>`` in the
+#: path, of which the piece after the colon is the key.
 _PATH_KEY = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
                        r"|[A-Za-z0-9_\-]{20,}")
 
 
 def _path_keys(url: str) -> list[str]:
-    """The parts of ``url``'s path (after the host) that :data:`_PATH_KEY` takes for keys."""
+    """The parts of ``url``'s path (after the host), and the pieces of a part between colons
+    (``bot123456:<key>``), that :data:`_PATH_KEY` takes for keys."""
     try:
         path = urlsplit(url).path
     except ValueError:
         return []
     found = []
-    for part in path.split("/"):
+    for part in re.split(r"[/:]", path):
         if not _PATH_KEY.fullmatch(part) or part == C.SECRET_MASK:
             continue
         if "-" in part and len(part) == 36 and part.count("-") == 4:
@@ -251,11 +262,12 @@ def _path_keys(url: str) -> list[str]:
 
 
 def mask_url_path_keys(text: str) -> str:
-    """``text`` with the keys in the paths of its URLs (:func:`_path_keys`) shown as ``••••``."""
+    """``text`` with the keys in the paths of its URLs (:func:`_path_keys`) shown as ``••••``
+    (``https://api.telegram.org/bot123456:••••/getMe``)."""
     def one(match: re.Match[str]) -> str:
         url = match.group(0)
         for key in sorted(set(_path_keys(url)), key=len, reverse=True):
-            url = url.replace("/" + key, "/" + C.SECRET_MASK)
+            url = url.replace("/" + key, "/" + C.SECRET_MASK).replace(":" + key, ":" + C.SECRET_MASK)
         return url
     return _URL_IN_TEXT.sub(one, text) if "://" in text else text
 
@@ -533,8 +545,9 @@ class McpConfig:
 # --- secrets -------------------------------------------------------------------------------
 
 def _url_secrets(url: str) -> list[str]:
-    """A URL's credentials, query values (and ``name=value`` fragment values), the known
-    credential shapes in it (a key in the path: ``https://host/mcp/sk-…/sse``) and the parts of
+    """A URL's credentials, query values (and ``name=value`` fragment values), the values of the
+    matrix parameters in its path (``;jsessionid=…``: :func:`~toolsearch.engine.secrets.matrix_values`),
+    the known credential shapes in it (a key in the path: ``https://host/mcp/sk-…/sse``) and the parts of
     its path that look like keys (:func:`_path_keys`: a UUID, a long random part). The user name
     counts only without a password (``https://TOKEN@host``): beside one it is a name such as
     ``postgres`` or ``admin``, which would mask that word in everything the server sends (the
@@ -542,6 +555,7 @@ def _url_secrets(url: str) -> list[str]:
     try:
         parts = urlsplit(url)
         found = [v for v in (parts.password or parts.username,) if v] + credential_shapes(url) + _path_keys(url)
+        found += matrix_values(parts.path)
     except ValueError:
         return credential_shapes(url)
     for text in (parts.query, parts.fragment if "=" in parts.fragment else ""):
