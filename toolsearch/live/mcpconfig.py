@@ -286,8 +286,9 @@ def free_text_secrets(text: str) -> list[str]:
 def secret_arguments(args: Iterable[str]) -> list[str]:
     """The secret values in a command line: of secret-looking options (``--token=abc``,
     ``--api-key abc``, ``--accessToken abc``, ``--client_secret=abc``: the name has a word like
-    token, key, secret, password, auth, credential, and none like max, file, url, type), of
-    environment options (``-e NAME=abc``, ``--env NAME=abc``: ``abc``), of header options
+    token, key, secret, password, auth, oauth, credential, sig, hmac, and none like max, file, url,
+    type), of environment options (``-e NAME=abc``, ``--env NAME=abc``: ``abc``; given JSON,
+    ``--env '{"API_KEY": "abc"}'``, the values under its secret-named keys), of header options
     (``--header "Authorization: Bearer abc"``, ``-H``: ``Bearer abc`` and ``abc``) and of user
     options (``-u admin:abc``, ``--user``, ``--proxy-user``: ``abc``); in any other
     argument, those of :func:`free_text_secrets` (URL credentials and query values, known
