@@ -39,9 +39,13 @@ _UNSAFE_NAME_CHARS = re.compile(C.UNSAFE_NAME_CHARS)
 
 
 #: A key names a secret when, lowercased without separators, it ends with one of these
-#: (``api_token``, ``X-Api-Key``, ``accessToken``, ``Authorization``; not ``author`` or ``max_tokens``).
+#: (``api_token``, ``X-Api-Key``, ``accessToken``, ``Authorization``, ``webhook_hmac``; not ``author``
+#: or ``max_tokens``)...
 _SECRET_KEY_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "authorization", "credential",
-                       "credentials", "privatekey", "cookie", "sessionkey", "accesskey", "signature", "bearer")
+                       "credentials", "privatekey", "cookie", "sessionkey", "accesskey", "signature", "bearer", "hmac")
+#: ...or is one of these (``auth``, ``oauth``, ``sig``: words that end other words, as in ``author``,
+#: ``config``).
+_SECRET_KEY_WORDS = ("auth", "oauth", "sig", "pin", "otp")
 _KEY_SEPARATORS = re.compile(r"[^a-z0-9]")
 
 
@@ -50,7 +54,7 @@ def secret_key_name(key: str) -> bool:
     ``accessToken``, ``Authorization``, ``password``, ``auth``… (not ``author`` or ``max_tokens``).
     Used for recorded call arguments and for the keys of a harness config file."""
     flat = _KEY_SEPARATORS.sub("", key.lower())
-    return flat in ("auth", "pin", "otp") or flat.endswith(_SECRET_KEY_ENDINGS)
+    return flat in _SECRET_KEY_WORDS or flat.endswith(_SECRET_KEY_ENDINGS)
 
 
 def secret_list(values: Iterable[str]) -> list[str]:
@@ -397,9 +401,21 @@ def _redact_unreadable_url(url: str) -> str:
     return _QUERY_VALUE_GUESS.sub(lambda m: m.group(1) + C.SECRET_MASK, url)
 
 
+#: A matrix parameter in a URL's path: ``;name=value`` (``/app;jsessionid=ABC123/page``), a value
+#: sent with the path as a query value is sent after it.
+_MATRIX_PARAM = re.compile(r"(;[^;/=]*=)([^;/]*)")
+
+
+def matrix_values(path: str) -> list[str]:
+    """The values of the matrix parameters in a URL's ``path`` (``/app;jsessionid=ABC;v=2`` →
+    ``["ABC", "2"]``): secrets as query values are."""
+    return [match.group(2) for match in _MATRIX_PARAM.finditer(path) if match.group(2)]
+
+
 def redact_url(url: str) -> str:
-    """The URL with any ``user:password@`` replaced by ``••••@`` and query values (and
-    ``name=value`` fragment values) masked: ``?token=abc`` → ``?token=••••``."""
+    """The URL with any ``user:password@`` replaced by ``••••@`` and query values, matrix parameter
+    values in its path (:func:`matrix_values`) and ``name=value`` fragment values masked:
+    ``?token=abc`` → ``?token=••••``, ``/app;jsessionid=abc`` → ``/app;jsessionid=••••``."""
     try:
         parts = urlsplit(url)
     except ValueError:  # "http://u:pw@[::1": not a URL Python reads, the credentials still there
@@ -410,6 +426,9 @@ def redact_url(url: str) -> str:
     if "@" in parts.netloc:
         host = parts.netloc.rpartition("@")[2]
         changed = changed._replace(netloc=f"{C.SECRET_MASK}@{host}")
+    if ";" in parts.path:
+        changed = changed._replace(path=_MATRIX_PARAM.sub(
+            lambda m: m.group(1) + (C.SECRET_MASK if m.group(2) else ""), parts.path))
     if parts.query:
         changed = changed._replace(query=_mask_query(parts.query))
     if "=" in parts.fragment:

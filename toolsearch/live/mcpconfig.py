@@ -3,7 +3,8 @@
 Accepted shapes (detected from the top level, see :func:`config_kind`):
 
 * ``{"mcpServers": {name: {...}}}``: Claude Desktop, Claude Code (``.mcp.json``,
-  ``~/.claude.json``), Cursor (``mcp.json``), Agent Plugins ``mcp.json``;
+  ``~/.claude.json``), Cursor (``mcp.json``), Windsurf (``mcp_config.json``: a remote entry's URL
+  under ``serverUrl``), Gemini CLI (``settings.json``: under ``httpUrl``), Agent Plugins ``mcp.json``;
 * ``{"servers": {name: {...}}, "inputs": [...]}``: VS Code ``.vscode/mcp.json`` (``servers`` is a
   *mapping*; a catalog's ``servers`` is a list). A VS Code ``settings.json`` with
   ``{"mcp": {"servers": {...}}}`` is read the same way;
@@ -50,26 +51,29 @@ from ..engine.registration import parse_bool_like
 # names stay importable from here.
 from ..engine.secrets import (  # noqa: F401
     _BASE64_PIECE_MIN_CHARS, _LINE_BREAK, _PLAIN_WORD, _URL_IN_TEXT, SECRET_MIN_CHARS, _encoded_forms, _mask_query,
-    _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, redact_url, scrub_data, scrub_text,
-    secret_list)
+    _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, matrix_values, redact_url, scrub_data,
+    scrub_text, secret_list)
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
 #: Command-line options whose value is a secret (``--token=x``, ``--api-key x``, ``--accessToken x``):
 #: a word of the option name (split at ``-``, ``_`` and camelCase humps) is one of these...
 _SECRET_OPTION_WORDS = {"token", "apikey", "key", "secret", "password", "passwd", "pwd", "pw", "pass", "passphrase",
-                        "credential", "credentials", "auth", "authorization", "bearer", "pat", "cookie", "jwt"}
+                        "credential", "credentials", "auth", "authorization", "bearer", "pat", "cookie", "jwt",
+                        "sig", "hmac", "oauth"}
 #: ...or the name, lowercased without separators, ends with one of these (``--accesstoken``; not
 #: ``--tokenizer``).
 _SECRET_OPTION_PARTS = ("token", "secret", "password", "passwd", "passphrase", "apikey", "credential")
 #: A word that makes the option about something else than the secret itself: a count
-#: (``--max-tokens 5``), a place (``--token-file``, ``--auth-url``), a kind (``--auth-type``), an
-#: id (``--key-id``) or a switch (``--no-auth``).
+#: (``--max-tokens 5``), a place (``--token-file``, ``--auth-url``, ``--oauth-callback-port``), a kind
+#: (``--auth-type``, ``--hmac-algorithm``, ``--oauth-flow``), an id (``--key-id``), a setting
+#: (``--sig-version``) or a switch (``--no-auth``).
 _NOT_SECRET_WORDS = {"max", "min", "limit", "limits", "count", "num", "number", "tokens", "budget", "length", "size",
                      "file", "path", "dir", "directory", "url", "uri", "endpoint", "host", "port", "server",
                      "type", "kind", "mode", "method", "scheme", "provider", "format", "name", "id", "ids",
                      "env", "var", "header", "timeout", "ttl", "expiry", "expires", "lifetime", "refresh",
                      "no", "disable", "disabled", "enable", "enabled", "use", "skip", "require", "required",
-                     "only", "store", "storage", "cache", "location", "audience", "scope", "scopes", "issuer"}
+                     "only", "store", "storage", "cache", "location", "audience", "scope", "scopes", "issuer",
+                     "algorithm", "algo", "alg", "version", "flow"}
 #: Words of :data:`_NOT_SECRET_WORDS` that name a kind of secret when a secret word follows them:
 #: ``--refresh-token``, ``--id-token`` and ``GOOGLE_REFRESH_TOKEN=`` are credentials (``--key-id``,
 #: ``--token-refresh-interval`` and ``--refresh-token-file`` are not).
@@ -165,13 +169,18 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
     pending: str | None = None
     for arg in args:
         if pending is not None and not (arg.startswith("-") and pending != "header"):
-            out.append(("", pending, arg))
+            # An env option's value that is not NAME=VALUE (`--env '{"API_KEY": "x"}'`, JSON) is read as
+            # text: the values under its secret-named keys (:func:`_secret_pairs`), URL credentials.
+            env_text = pending == "env" and not _ENV_ASSIGNMENT.fullmatch(arg)
+            out.append(("", None if env_text else pending, arg))
             pending = None
             continue
         pending = None
         name, eq, value = arg.partition("=")
         kind = _option_kind(name)
-        if kind is not None and eq:
+        if kind == "env" and eq and not _ENV_ASSIGNMENT.fullmatch(value):
+            out.append(("", None, arg))  # `--env={"API_KEY": "x"}`: JSON, read as text (its secret-named keys)
+        elif kind is not None and eq:
             out.append((name + "=", kind, value))
         elif kind is not None:
             out.append(("", None, arg))
@@ -226,19 +235,22 @@ def _mask_free_text(text: str) -> str:
 
 #: A part of a URL's path that is a key rather than a name: a UUID, or 20+ letters, digits, ``-``
 #: and ``_`` with a run of 16 that mixes letters and digits (the hosted MCP endpoints that put the
-#: key in the path: ``https://mcp.pipedream.net/<uuid>/github``, a Slack webhook's last part).
+#: key in the path: ``https://mcp.pipedream.net/<uuid>/github``, a Slack webhook's last part). A
+#: part is also read piece by piece between colons: Telegram's bot API puts ``bot<id>:<key>`` in the
+#: path, of which the piece after the colon is the key.
 _PATH_KEY = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
                        r"|[A-Za-z0-9_\-]{20,}")
 
 
 def _path_keys(url: str) -> list[str]:
-    """The parts of ``url``'s path (after the host) that :data:`_PATH_KEY` takes for keys."""
+    """The parts of ``url``'s path (after the host), and the pieces of a part between colons
+    (``bot123456:<key>``), that :data:`_PATH_KEY` takes for keys."""
     try:
         path = urlsplit(url).path
     except ValueError:
         return []
     found = []
-    for part in path.split("/"):
+    for part in re.split(r"[/:]", path):
         if not _PATH_KEY.fullmatch(part) or part == C.SECRET_MASK:
             continue
         if "-" in part and len(part) == 36 and part.count("-") == 4:
@@ -250,11 +262,12 @@ def _path_keys(url: str) -> list[str]:
 
 
 def mask_url_path_keys(text: str) -> str:
-    """``text`` with the keys in the paths of its URLs (:func:`_path_keys`) shown as ``••••``."""
+    """``text`` with the keys in the paths of its URLs (:func:`_path_keys`) shown as ``••••``
+    (``https://api.telegram.org/bot123456:••••/getMe``)."""
     def one(match: re.Match[str]) -> str:
         url = match.group(0)
         for key in sorted(set(_path_keys(url)), key=len, reverse=True):
-            url = url.replace("/" + key, "/" + C.SECRET_MASK)
+            url = url.replace("/" + key, "/" + C.SECRET_MASK).replace(":" + key, ":" + C.SECRET_MASK)
         return url
     return _URL_IN_TEXT.sub(one, text) if "://" in text else text
 
@@ -273,8 +286,9 @@ def free_text_secrets(text: str) -> list[str]:
 def secret_arguments(args: Iterable[str]) -> list[str]:
     """The secret values in a command line: of secret-looking options (``--token=abc``,
     ``--api-key abc``, ``--accessToken abc``, ``--client_secret=abc``: the name has a word like
-    token, key, secret, password, auth, credential, and none like max, file, url, type), of
-    environment options (``-e NAME=abc``, ``--env NAME=abc``: ``abc``), of header options
+    token, key, secret, password, auth, oauth, credential, sig, hmac, and none like max, file, url,
+    type), of environment options (``-e NAME=abc``, ``--env NAME=abc``: ``abc``; given JSON,
+    ``--env '{"API_KEY": "abc"}'``, the values under its secret-named keys), of header options
     (``--header "Authorization: Bearer abc"``, ``-H``: ``Bearer abc`` and ``abc``) and of user
     options (``-u admin:abc``, ``--user``, ``--proxy-user``: ``abc``); in any other
     argument, those of :func:`free_text_secrets` (URL credentials and query values, known
@@ -532,8 +546,9 @@ class McpConfig:
 # --- secrets -------------------------------------------------------------------------------
 
 def _url_secrets(url: str) -> list[str]:
-    """A URL's credentials, query values (and ``name=value`` fragment values), the known
-    credential shapes in it (a key in the path: ``https://host/mcp/sk-…/sse``) and the parts of
+    """A URL's credentials, query values (and ``name=value`` fragment values), the values of the
+    matrix parameters in its path (``;jsessionid=…``: :func:`~toolsearch.engine.secrets.matrix_values`),
+    the known credential shapes in it (a key in the path: ``https://host/mcp/sk-…/sse``) and the parts of
     its path that look like keys (:func:`_path_keys`: a UUID, a long random part). The user name
     counts only without a password (``https://TOKEN@host``): beside one it is a name such as
     ``postgres`` or ``admin``, which would mask that word in everything the server sends (the
@@ -541,6 +556,7 @@ def _url_secrets(url: str) -> list[str]:
     try:
         parts = urlsplit(url)
         found = [v for v in (parts.password or parts.username,) if v] + credential_shapes(url) + _path_keys(url)
+        found += matrix_values(parts.path)
     except ValueError:
         return credential_shapes(url)
     for text in (parts.query, parts.fragment if "=" in parts.fragment else ""):
@@ -841,8 +857,38 @@ def read_env_file(path: str | Path) -> dict[str, str]:
 
 
 
+#: The keys of a ``mcpServers`` entry that hold a remote server's URL, in the order they are read when
+#: an entry has more than one: Gemini CLI's ``httpUrl`` (Streamable HTTP; Gemini CLI reads it before
+#: its ``url``), Windsurf's ``serverUrl``, then ``url`` (Claude Code, Cursor, Gemini CLI). Each is read
+#: as ``url`` is (docs/reference.md §29.8, §29.9). Other shapes have ``url`` only.
+URL_KEYS = ("httpUrl", "serverUrl", "url")
+
+
+def url_key(raw: Mapping[str, Any], kind: str) -> str:
+    """The key of the server entry ``raw`` that holds its URL: the first of :data:`URL_KEYS` that is
+    set (not ``null``) in a ``mcpServers`` entry, else ``"url"`` (every other shape, and an entry
+    without a URL)."""
+    if kind == "mcpServers":
+        for key in URL_KEYS:
+            if raw.get(key) is not None:
+                return key
+    return "url"
+
+
+def _url_keys_warning(raw: Mapping[str, Any], kind: str, where: str) -> str | None:
+    """A note when a ``mcpServers`` entry sets more than one of :data:`URL_KEYS` (naming the one
+    read), else ``None``. Names keys only, never their values."""
+    if kind != "mcpServers":
+        return None
+    keys = [key for key in URL_KEYS if raw.get(key) is not None]
+    if len(keys) < 2:
+        return None
+    return f"{where}: has {' and '.join(keys)}; {keys[0]} is read, the others are ignored"
+
+
 def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str]) -> str:
-    has_url = raw.get("url") is not None
+    key = url_key(raw, kind)
+    has_url = raw.get(key) is not None
     has_command = raw.get("command") is not None
     if kind == "mcp_servers":
         # docs/reference.md §26.1: the presence of `url` selects HTTP (winning over `command`); only
@@ -861,7 +907,7 @@ def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str
         return transport
     if has_url:
         if has_command:
-            warnings.append(f"{where}: has both url and command; url wins (HTTP)")
+            warnings.append(f"{where}: has both {key} and command; {key} wins (HTTP)")
         return "http"
     return "stdio"
 
@@ -914,13 +960,17 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         raise ConfigError(f"{where}: expected a mapping with 'command' or 'url', got {_type_name(raw)}")
     environ = os.environ if environ is None else environ
     context = context_values(workspace)
+    key = url_key(raw, kind)  # `url`, or Windsurf's `serverUrl` / Gemini CLI's `httpUrl`: read alike
+    note = _url_keys_warning(raw, kind, where)
+    if note:
+        warnings.append(note)
     unresolved: list[str] = []
     resolved: list[str] = []
     entry = _interpolate_deep(dict(raw), environ, context, kind == "mcpServers", unresolved, resolved)
     secrets.extend(resolved)
     # The same entry with every variable's value as ••••: what the launch confirmation shows.
-    masked = {key: _interpolate_deep(raw.get(key), environ, context, kind == "mcpServers", [], None, masked=True)
-              for key in ("command", "args", "cwd", "url")}
+    masked = {part: _interpolate_deep(raw.get(name), environ, context, kind == "mcpServers", [], None, masked=True)
+              for part, name in (("command", "command"), ("args", "args"), ("cwd", "cwd"), ("url", key))}
 
     enabled, known = parse_bool_like(entry.get("enabled"))
     if not known:
@@ -983,27 +1033,27 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             display["cwd"] = raw.get("cwd")
             preview["cwd"] = masked["cwd"]
     else:
-        url = entry.get("url")
+        url = entry.get(key)
         if not isinstance(url, str) or not url.strip():
-            raise ConfigError(f"{where}.url: expected the server URL as a string, got {_type_name(url)}")
+            raise ConfigError(f"{where}.{key}: expected the server URL as a string, got {_type_name(url)}")
         url = url.strip()
         if not _PLACEHOLDER.search(url):
             try:
                 parts = urlsplit(url)
             except ValueError as exc:  # "http://[::1": an unclosed IPv6 host
-                raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got "
+                raise ConfigError(f"{where}.{key}: expected an http:// or https:// URL with a host, got "
                                   f"{redact_url(url)!r} ({exc})") from None
             if parts.scheme not in ("http", "https") or not parts.hostname:
-                raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got {redact_url(url)!r}")
+                raise ConfigError(f"{where}.{key}: expected an http:// or https:// URL with a host, got {redact_url(url)!r}")
             try:
                 parts.port  # noqa: B018 - read for its check ("h:99999" raised OverflowError at connect)
             except ValueError:
-                raise ConfigError(f"{where}.url: expected a port from 0 to 65535 after the host, got "
+                raise ConfigError(f"{where}.{key}: expected a port from 0 to 65535 after the host, got "
                                   f"{redact_url(url)!r}") from None
         headers = _string_map(entry.get("headers"), f"{where}.headers")
         secrets.extend(headers.values())
         _check_headers(headers, f"{where}.headers")
-        display = {"url": raw.get("url")}
+        display = {"url": raw.get(key)}  # under `url` whatever the key: shown and masked as one
         preview = {"url": str(masked["url"]).strip()}
 
     if isinstance(raw.get("tools"), Mapping):
@@ -1070,22 +1120,24 @@ def _written_secrets(raw: Any) -> list[str]:
         else:
             words = _strings_in(value)
         found += secret_arguments(words) + [v for word in words for v in free_text_secrets(word)]
-    for text in _strings_in(raw.get("url")):
-        found += _url_secrets(text)
+    for key in URL_KEYS:  # every key a URL may be under, read or not
+        for text in _strings_in(raw.get(key)):
+            found += _url_secrets(text)
     return [v for v in found if v.strip() and _PLACEHOLDER.sub("", v).strip()]
 
 
 def _invalid_spec(name: str, raw: Any, reason: str, origin: str,
-                  secrets: tuple[str, ...] = ()) -> ServerSpec:
+                  secrets: tuple[str, ...] = (), kind: str = "mcpServers") -> ServerSpec:
     """A spec for an entry that cannot be used: connecting it fails at once with ``reason``. Its
-    transport is what the entry's ``url`` or ``command`` says, else ``unknown``; ``enabled`` is the
+    transport is what the entry's URL (:func:`url_key`) or ``command`` says, else ``unknown``; ``enabled`` is the
     entry's own when it is a boolean (a disabled entry is not started, a broken one never is)."""
     display: dict[str, Any] = {}
     transport = "unknown"
     enabled = True
     if isinstance(raw, Mapping):
-        if isinstance(raw.get("url"), str):
-            transport, display = "http", {"url": raw["url"]}
+        key = url_key(raw, kind)
+        if isinstance(raw.get(key), str):
+            transport, display = "http", {"url": raw[key]}
         elif isinstance(raw.get("command"), str):
             transport, display = "stdio", {"command": raw["command"]}
         if isinstance(raw.get("enabled"), bool):
@@ -1130,7 +1182,7 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
             spec = parse_server(str(name), raw, kind, where, environ=environ, workspace=workspace,
                                 base_dir=base_dir, warnings=warnings, env_files=env_files)
         except ConfigError as exc:
-            spec = _invalid_spec(str(name), raw, str(exc), where, getattr(exc, "secrets", ()))
+            spec = _invalid_spec(str(name), raw, str(exc), where, getattr(exc, "secrets", ()), kind)
         specs.append(spec)
     if kind == "mcp_servers":
         specs = _hermes_timeouts(data, specs, origin, warnings)

@@ -175,15 +175,26 @@ _LIST_CHOICES = {"tuning_session_samples": lambda: list(sample_session_files())}
 MAX_CONTEXT_LENGTHS = 100
 
 
+def items_over_limit(text: str) -> int | None:
+    """The number of items of a comma-separated list of context lengths (``32k, 128k``) or of
+    per-length goals (``200k=full, 1m=full``) when more than :data:`MAX_CONTEXT_LENGTHS` of them
+    differ, else ``None``. Counted before anything is parsed, so a list of thousands is refused at
+    once, whatever its items are."""
+    parts = text.split(",")
+    if len(parts) > MAX_CONTEXT_LENGTHS and len({p.strip().lower() for p in parts}) > MAX_CONTEXT_LENGTHS:
+        return len(parts)
+    return None
+
+
 def parse_context_lengths(text: str) -> tuple[list[int | None], str | None]:
     """Context lengths from a comma-separated text (``32k, 128k, 1m``, ``unknown``), duplicates
     dropped, order kept, read by the command line's own parser
     (:func:`toolsearch.cli.textfmt.parse_context_lengths`, so an empty item, a thousands separator
     or a bad number gets the message ``--context-lengths`` gives); or that message, or one saying
-    that the list names more than :data:`MAX_CONTEXT_LENGTHS` lengths."""
-    parts = text.split(",")
-    if len(parts) > MAX_CONTEXT_LENGTHS and len({p.strip().lower() for p in parts}) > MAX_CONTEXT_LENGTHS:
-        return [], (f"Context lengths: at most {MAX_CONTEXT_LENGTHS} lengths, this list has {len(parts):,}; "
+    that the list names more than :data:`MAX_CONTEXT_LENGTHS` lengths (:func:`items_over_limit`)."""
+    count = items_over_limit(text)
+    if count is not None:
+        return [], (f"Context lengths: at most {MAX_CONTEXT_LENGTHS} lengths, this list has {count:,}; "
                     "keep the lengths of the models you run.")
     try:
         lengths = cli_context_lengths(text)
@@ -194,10 +205,16 @@ def parse_context_lengths(text: str) -> tuple[list[int | None], str | None]:
 
 def parse_length_goals(text: str) -> tuple[dict[int | None, str], str | None]:
     """Per-length goals from text such as ``200k=full, 1m=full`` (the ``LENGTH=GOAL`` items of
-    ``recommend --goal``; blank: none); or an error message naming the first bad item. A bare goal
-    is refused: the page's goal selector gives the goal of the other lengths."""
+    ``recommend --goal``; blank: none); or an error message naming the first bad item, or one
+    saying that the list has more than :data:`MAX_CONTEXT_LENGTHS` items (:func:`items_over_limit`:
+    each goal is for a length of the context lengths, which hold no more). A bare goal is refused:
+    the page's goal selector gives the goal of the other lengths."""
     if not text.strip():
         return {}, None
+    count = items_over_limit(text)
+    if count is not None:
+        return {}, (f"Other goals: at most {MAX_CONTEXT_LENGTHS} lengths, this list has {count:,}; give a goal "
+                    "only to lengths of the context lengths.")
     try:
         parsed = goal_argument(text)  # the parser of --goal: an empty item is refused, as in the context lengths field
     except argparse.ArgumentTypeError as exc:
@@ -246,6 +263,7 @@ def _init_state() -> None:
     state = {key: (list(value) if isinstance(value, list) else value) for key, value in _DEFAULTS.items()}
     params = st.query_params
     ignored, left_out = [], []  # values not used at all; lists with names that are not shipped samples
+    too_long: list[tuple[str, int]] = []  # lists of lengths or goals over MAX_CONTEXT_LENGTHS items: (key, items)
     settled: list[str] = []  # budget values used clamped or rounded, each with its note
     for qkey, (skey, parse) in _QP.items():
         if qkey not in params:
@@ -271,6 +289,9 @@ def _init_state() -> None:
             if not low <= value <= high:
                 ignored.append(qkey)
                 continue
+        if skey in _TEXT_CHECKS and items_over_limit(value) is not None:  # said at once, with the limit
+            too_long.append((qkey, items_over_limit(value)))
+            continue
         if skey in _TEXT_CHECKS and _TEXT_CHECKS[skey](value):
             ignored.append(qkey)
             continue
@@ -297,6 +318,9 @@ def _init_state() -> None:
                         if len(ignored) == 1 else
                         f"The link's values for {', '.join(ignored[:-1])} and {ignored[-1]} are not valid here and were "
                         "ignored; the defaults are used.", False))
+    notices.extend((f"The link's value for {qkey} is not valid here and was ignored: it has {count:,} items, and a list "
+                    f"holds at most {MAX_CONTEXT_LENGTHS} lengths; the default is used.", False)
+                   for qkey, count in too_long)
     notices.extend((text, False) for text in settled)
     if left_out:
         notices.append(("The link's " + ", ".join(left_out) + " names something that is not a shipped sample; "

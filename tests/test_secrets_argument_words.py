@@ -1,0 +1,81 @@
+"""More secret forms on a server's command line: ``--sig x``, ``--hmac=x``, ``--oauth x`` and
+``--oauth-token x``; JSON given to an environment option (``--env '{"API_KEY": "x"}'``, ``-e``);
+a URL's matrix parameters (``/app;jsessionid=x``); a Telegram-style bot key in a URL's path
+(``/bot123456:<key>/``). Each was shown in clear, and echoed back by a server in clear.
+
+Options whose values are not secrets keep them (``--signal TERM``, ``--signature-format pem``,
+``--hmac-algorithm sha256``, ``--oauth-flow pkce``, ``--sig-version 2``). The server is
+``tests/argv_echo_mcp_server.py``: it echoes its whole command line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from conftest import run_cli_process, write_json
+from toolsearch.engine import constants as C
+from toolsearch.engine.secrets import redact_url, secret_key_name
+from toolsearch.live.mcpconfig import mask_arguments, parse_config_data, secret_arguments
+
+ECHO = Path(__file__).resolve().parent / "argv_echo_mcp_server.py"
+MASK = C.SECRET_MASK
+TELEGRAM_KEY = "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"  # the shape of a bot key; its 35 characters hold no "S3cret"
+SECRETS = ["SigS3cret-1a2b", "HmacS3cret-3c4d", "OauthS3cret-5e6f", "OauthTokS3cret-7a8b", "EnvJsonS3cret-9c0d",
+           "EJsonS3cret-1e2f", "EqJsonS3cret-3a4b", "MatrixS3cret-5c6d", TELEGRAM_KEY]
+ARGS = ["--sig", SECRETS[0], f"--hmac={SECRETS[1]}", "--oauth", SECRETS[2], "--oauth-token", SECRETS[3],
+        "--env", json.dumps({"API_KEY": SECRETS[4], "DEBUG": "1"}), "-e", json.dumps({"GITHUB_TOKEN": SECRETS[5]}),
+        "--env=" + json.dumps({"db_password": SECRETS[6], "REGION": "eu-west"}),
+        f"https://app.example.net/portal;jsessionid={SECRETS[7]}/home",
+        f"https://api.telegram.org/bot123456:{TELEGRAM_KEY}/sendMessage"]
+MASKED = ["--sig", MASK, f"--hmac={MASK}", "--oauth", MASK, "--oauth-token", MASK,
+          "--env", json.dumps({"API_KEY": MASK, "DEBUG": "1"}, ensure_ascii=False),
+          "-e", json.dumps({"GITHUB_TOKEN": MASK}, ensure_ascii=False),
+          "--env=" + json.dumps({"db_password": MASK, "REGION": "eu-west"}, ensure_ascii=False),
+          f"https://app.example.net/portal;jsessionid={MASK}/home",
+          f"https://api.telegram.org/bot123456:{MASK}/sendMessage"]
+CONTROLS = ["--signal", "TERM", "--signature-format", "pem", "--hmac-algorithm", "sha256", "--oauth-flow", "pkce",
+            "--sig-version", "2", "--author", "pat", "-e", "PASS_THROUGH", "--env", "LOG_LEVEL_NAME",
+            "https://app.example.net/portal;view=full/home2"]
+
+
+def test_the_new_forms_are_masked_and_their_neighbours_are_not() -> None:
+    assert mask_arguments(ARGS + CONTROLS) == MASKED + CONTROLS[:-1] + ["https://app.example.net/portal;view=••••/home2"]
+    found = secret_arguments(ARGS + CONTROLS)
+    assert set(SECRETS) <= set(found)
+    assert not {"TERM", "pem", "sha256", "pkce", "pat", "PASS_THROUGH", "1", "eu-west"} & set(found), found
+
+
+def test_matrix_parameters_and_bot_keys_in_a_remote_servers_url() -> None:
+    (spec,) = parse_config_data({"mcpServers": {"bot": {
+        "url": f"https://api.telegram.org/bot123456:{TELEGRAM_KEY}/mcp;session={SECRETS[7]}?x=1"}}},
+        "mcp.json").servers
+    shown = f"https://api.telegram.org/bot123456:{MASK}/mcp;session={MASK}?x={MASK}"
+    assert spec.redacted()["url"] == shown and spec.launch_preview()["url"] == shown
+    assert {TELEGRAM_KEY, SECRETS[7]} <= set(spec.own_secrets())
+    assert spec.scrub(f"echo: {SECRETS[7]} and 123456:{TELEGRAM_KEY}") == f"echo: {MASK} and 123456:{MASK}"
+    assert redact_url("https://h.example/a;jsessionid=abc;v=/b;x=1") == f"https://h.example/a;jsessionid={MASK};v=/b;x={MASK}"
+
+
+def test_key_names_follow_the_same_words() -> None:
+    assert [secret_key_name(k) for k in ("sig", "oauth", "webhook_hmac", "HMAC", "signal", "config", "author",
+                                         "oauth_flow")] == [True, True, True, True, False, False, False, False]
+
+
+def test_plan_never_shows_them_when_the_server_echoes_its_command_line(tmp_path) -> None:
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {
+        "echo": {"command": sys.executable, "args": [str(ECHO), *ARGS, *CONTROLS]}}})
+    done = run_cli_process("plan", config, "--json", "--timeout", "60")
+    assert done.returncode == 0, done.stderr
+    for secret in SECRETS:
+        assert secret not in done.stdout + done.stderr, secret
+    described = run_cli_process("describe", config, "mcp__echo__echo", "--json", "--timeout", "60")
+    assert described.returncode == 0, described.stderr
+    for secret in SECRETS:
+        assert secret not in described.stdout + described.stderr, secret
+    description = json.loads(described.stdout)["tools"]["mcp__echo__echo"]["description"]
+    for shown in ("--sig ••••", "--hmac=••••", "--oauth ••••", "--oauth-token ••••", '{"API_KEY": "••••", "DEBUG": "1"}',
+                  f"bot123456:{MASK}/sendMessage", f"portal;jsessionid={MASK}/home", "--signal TERM",
+                  "--signature-format pem", "--hmac-algorithm sha256", "--oauth-flow pkce", "--sig-version 2"):
+        assert shown in description, (shown, description)
