@@ -79,3 +79,36 @@ def test_plan_never_shows_them_when_the_server_echoes_its_command_line(tmp_path)
                   f"bot123456:{MASK}/sendMessage", f"portal;jsessionid={MASK}/home", "--signal TERM",
                   "--signature-format pem", "--hmac-algorithm sha256", "--oauth-flow pkce", "--sig-version 2"):
         assert shown in description, (shown, description)
+
+
+OWNED = ["--server-token", "ServerTokS3cret-1", "--provider-api-key", "ProvKeyS3cret-22", "--host-key=HostKeyS3cret-3",
+         "--refresh-token", "RefreshS3cret-44", "--id-token", "IdTokS3cret-55"]
+NOT_SECRETS = ["--token-file", "/run/token", "--key-id", "k-77", "--max-token", "512", "--no-auth", "yes",
+               "--cache-token", "true", "--token-endpoint", "https://idp.example/token", "--auth-type", "bearer",
+               "--token-refresh-interval", "300", "--refresh-token-file", "/run/refresh"]
+
+
+def test_a_word_naming_whose_secret_it_is_does_not_exempt_it() -> None:
+    """``--server-token x`` was shown: ``server`` (like ``file`` or ``url``) made any option about
+    something else. Before the last secret word such a word names whose secret it is; after it
+    (``--token-file``) or as a count or switch anywhere (``--max-token``, ``--no-auth``) it still
+    exempts the option."""
+    masked = mask_arguments(OWNED + NOT_SECRETS)
+    assert masked[:len(OWNED)] == ["--server-token", MASK, "--provider-api-key", MASK, f"--host-key={MASK}",
+                                   "--refresh-token", MASK, "--id-token", MASK]
+    assert masked[len(OWNED):] == NOT_SECRETS
+    found = secret_arguments(OWNED + NOT_SECRETS)
+    assert {"ServerTokS3cret-1", "ProvKeyS3cret-22", "HostKeyS3cret-3", "RefreshS3cret-44", "IdTokS3cret-55"} <= set(found)
+    assert not {"/run/token", "k-77", "512", "bearer", "300"} & set(found), found
+
+
+def test_plan_never_shows_a_servers_own_token(tmp_path) -> None:
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {
+        "echo": {"command": sys.executable, "args": [str(ECHO), *OWNED, *NOT_SECRETS]}}})
+    described = run_cli_process("describe", config, "mcp__echo__echo", "--json", "--timeout", "60")
+    assert described.returncode == 0, described.stderr
+    for secret in ("ServerTokS3cret-1", "ProvKeyS3cret-22", "HostKeyS3cret-3", "RefreshS3cret-44", "IdTokS3cret-55"):
+        assert secret not in described.stdout + described.stderr, secret
+    description = json.loads(described.stdout)["tools"]["mcp__echo__echo"]["description"]
+    for shown in ("--server-token ••••", "--token-file /run/token", "--key-id k-77", "--max-token 512"):
+        assert shown in description, (shown, description)

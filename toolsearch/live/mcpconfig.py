@@ -74,10 +74,14 @@ _NOT_SECRET_WORDS = {"max", "min", "limit", "limits", "count", "num", "number", 
                      "no", "disable", "disabled", "enable", "enabled", "use", "skip", "require", "required",
                      "only", "store", "storage", "cache", "location", "audience", "scope", "scopes", "issuer",
                      "algorithm", "algo", "alg", "version", "flow"}
-#: Words of :data:`_NOT_SECRET_WORDS` that name a kind of secret when a secret word follows them:
-#: ``--refresh-token``, ``--id-token`` and ``GOOGLE_REFRESH_TOKEN=`` are credentials (``--key-id``,
-#: ``--token-refresh-interval`` and ``--refresh-token-file`` are not).
-_SECRET_KIND_WORDS = {"refresh", "id"}
+#: Words of :data:`_NOT_SECRET_WORDS` that make the option about something else wherever they stand
+#: (a count, a switch, where it is kept: ``--max-token``, ``--no-auth``, ``--cache-token``); the
+#: others do so only after the last secret word (``--token-file``, ``--key-id``), while before it they
+#: name whose or which secret it is: ``--server-token``, ``--provider-api-key``, ``--refresh-token``,
+#: ``--id-token`` and ``GOOGLE_REFRESH_TOKEN=`` are credentials.
+_MODIFIER_WORDS = {"max", "min", "limit", "limits", "count", "num", "number", "budget", "length", "size",
+                   "no", "disable", "disabled", "enable", "enabled", "use", "skip", "require", "required",
+                   "only", "store", "storage", "cache", "timeout", "ttl", "expiry", "expires", "lifetime"}
 #: Options whose value is ``NAME=VALUE`` for the server's environment (``docker run -e``): the value
 #: is a secret, as every ``env`` value of a config is.
 _ENV_OPTIONS = ("-e", "--env")
@@ -102,12 +106,14 @@ def _is_secret_option(name: str) -> bool:
     if not name.startswith("-") or name.startswith("---") or len(name) < 3 or name[1:2].isdigit():
         return False
     words = _option_words(name)
-    if not words or any(word in _NOT_SECRET_WORDS
-                        and not (word in _SECRET_KIND_WORDS and words[i + 1:i + 2] and words[i + 1] in _SECRET_OPTION_WORDS)
-                        for i, word in enumerate(words)):
+    if not words or any(word in _MODIFIER_WORDS for word in words):
+        return False
+    secret_at = [i for i, word in enumerate(words) if word in _SECRET_OPTION_WORDS or word.endswith(_SECRET_OPTION_PARTS)]
+    last = secret_at[-1] if secret_at else -1
+    if any(word in _NOT_SECRET_WORDS for word in words[last + 1:]):
         return False
     flat = "".join(words)
-    return any(word in _SECRET_OPTION_WORDS for word in words) or flat.endswith(_SECRET_OPTION_PARTS)
+    return bool(secret_at) or flat.endswith(_SECRET_OPTION_PARTS)
 
 
 def _names_no_secret(value: str) -> bool:
