@@ -993,18 +993,17 @@ def exit_reason(status: int) -> str:
 
 async def _watch_exit(tap: _Tap, stop: Any) -> None:
     """Raise :class:`ServerExited` once the stdio server's process has exited and the MCP SDK has
-    not ended the session by itself within :data:`_EXIT_GRACE_SECONDS`, unless something answered
-    on its output meanwhile (a process it started is serving); return once ``stop`` (an
-    ``anyio.Event``) is set (listed, or the session ended)."""
+    not ended the session by itself within :data:`_EXIT_GRACE_SECONDS`, unless something has answered
+    on its output, before the exit or meanwhile (a process it started is serving); return once
+    ``stop`` (an ``anyio.Event``) is set (listed, or the session ended)."""
     import anyio  # noqa: PLC0415
 
     while not stop.is_set():
         status = tap.exit_status()
         if status is not None:
-            heard = tap.heard
             with anyio.move_on_after(_EXIT_GRACE_SECONDS):
                 await stop.wait()
-            if not stop.is_set() and tap.heard == heard:
+            if not stop.is_set() and not tap.heard:
                 raise ServerExited(status)
             return
         with anyio.move_on_after(_EXIT_POLL_SECONDS):
