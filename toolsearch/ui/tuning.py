@@ -22,7 +22,8 @@ from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines,
                                            keep_forces_lines, frontier, headroom_listing_as_much, large_share_lines,
                                            lowered_changes, lowered_servers, lowered_where, more_headroom_words, no_tools_lines,
-                                           outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
+                                           outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
+                                           verdict_line)
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, share_cell
 from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
 from toolsearch.analysis.sessions import listing_evidence, shown_name
@@ -373,6 +374,8 @@ if common.require_catalog(v):
             st.warning(common.md_escape(common.visible(words)), icon=":material/report:")
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
         worst = multi.worst
+        if multi.reached:  # the verdict, as recommend's first line says it (not reached: the box below)
+            st.success(verdict_line(multi), icon=":material/check_circle:")
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
         row.metric("Recommended threshold_pct", f"{multi.threshold_pct:g}%", width="content")
         row.metric("Recommended listing_max_tokens", f"{multi.listing_max_tokens:,} tokens", width="content")
