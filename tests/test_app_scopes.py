@@ -250,3 +250,19 @@ def test_scopes_page_loads_the_shipped_sample_scopes():
     assert at.sidebar.selectbox(key="scope_choice").options == ["Whole catalog", *[s.name for s in expected]]
     table = literal_tables(at)["scopes_compare"]
     assert list(table["scope"])[1:] == [s.name for s in expected]
+
+
+def test_scopes_side_by_side_stacks_the_servers_reached():
+    """The side-by-side table's last column, the servers each scope reaches, is prose as long as the
+    catalog's server list: on a narrow page it takes a line of the table's width under the rest of its
+    row (a stacked column), as a search result's description does, instead of a column off the right
+    edge that the table had to scroll sideways to show at 1024 px."""
+    at = _app()
+    at.switch_page("toolsearch/ui/scopes.py").run()
+    at.button(key="scopes_load_sample").click().run()
+    assert not at.exception, at.exception
+    html = next(e.value for e in at.html if 'data-table="scopes_compare"' in e.value)
+    assert '<div class="ts-table ts-stack" data-table="scopes_compare"' in html
+    heads = html.split("<thead>", 1)[1].split("</thead>", 1)[0].split("</th>")[:-1]
+    assert [h for h in heads if h.startswith('<th class="s"')] == [heads[-1]], heads
+    assert "servers reached" in heads[-1], heads

@@ -86,7 +86,8 @@ if common.require_catalog(v):
             "deferred": row.deferred, "visible": row.visible, f"{Q.ALL_SCHEMAS.name.lower()} (tokens)": row.eager_tokens,
             "servers reached": ", ".join(row.servers) or "—",
         } for row in rows])
-        literal_table(table, key="scopes_compare", styles={"form": common.STATE_STYLES["state"]}, nowrap=("form",))
+        literal_table(table, key="scopes_compare", styles={"form": common.STATE_STYLES["state"]}, nowrap=("form",),
+                      stack=("servers reached",))
         st.caption(f"{Q.TOOLS_ARRAY.name}: the model-visible tools array of that session (visible tools plus the "
                    "bridge tools with its listing), sent with every request. The budget is the same for every "
                    "session; what fits in it is not.")
