@@ -266,3 +266,29 @@ def test_scopes_side_by_side_stacks_the_servers_reached():
     heads = html.split("<thead>", 1)[1].split("</thead>", 1)[0].split("</th>")[:-1]
     assert [h for h in heads if h.startswith('<th class="s"')] == [heads[-1]], heads
     assert "servers reached" in heads[-1], heads
+
+
+def test_scopes_bar_chart_keeps_the_table_order():
+    """The side-by-side bar chart lists the scopes in the table's order (the whole catalog first, then
+    the scopes as the file defines them): sorted alphabetically it put "oncall" above "support", the
+    other way round from the table right above it."""
+    import json
+
+    at = _app()
+    at.switch_page("toolsearch/ui/scopes.py").run()
+    at.button(key="scopes_load_sample").click().run()
+    assert not at.exception, at.exception
+    table = literal_tables(at)["scopes_compare"]
+    assert list(table["scope"]) == ["Whole catalog", "code-review", "support", "oncall"]
+    charts = []
+
+    def walk(node):
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "type", "") == "vega_lite_chart":
+                charts.append(json.loads(child.proto.spec))
+            walk(child)
+    walk(at._tree)
+    bars = [c for c in charts if c["encoding"]["y"].get("field") == "scope"]
+    assert len(bars) == 1, charts
+    y = bars[0]["encoding"]["y"]
+    assert "sort" in y and y["sort"] is None, y  # data order: the table's

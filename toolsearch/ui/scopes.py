@@ -91,8 +91,9 @@ if common.require_catalog(v):
         st.caption(f"{Q.TOOLS_ARRAY.name}: the model-visible tools array of that session (visible tools plus the "
                    "bridge tools with its listing), sent with every request. The budget is the same for every "
                    "session; what fits in it is not.")
+        # In the table's order (the whole catalog first, then the scopes as defined), not alphabetical.
         st.bar_chart(table.set_index("scope")[[TOOLS_COLUMN]], horizontal=True, height=60 + 40 * len(rows),
-                     x_label="", y_label=f"{Q.TOOLS_ARRAY.name.lower()} ({v.display_tokenizer})")
+                     x_label="", y_label=f"{Q.TOOLS_ARRAY.name.lower()} ({v.display_tokenizer})", sort=False)
 
         st.subheader("Which scope can reach which server")
         matrix = reach_matrix(root, scopes)
