@@ -139,8 +139,10 @@ def test_scopes_page_side_by_side_matrix_and_probe():
     assert list(compare["tier"]) == [str(r.tier) for r in expected]
     assert list(compare["form"]) == [r.short_label for r in expected]
     assert list(compare["budget (tokens)"]) == [f"{r.budget:,}" for r in expected]
-    assert list(compare["tools reachable"]) == [f"{r.session_tools} of {r.catalog_tools}" for r in expected]
-    assert list(compare["servers reached"])[1:] == ["linear, slack", "grafana, sentry"]
+    reach = literal_tables(at)["scopes_reach"]
+    assert list(reach["scope"]) == list(compare["scope"])
+    assert list(reach["tools reachable"]) == [f"{r.session_tools} of {r.catalog_tools}" for r in expected]
+    assert list(reach["servers reached"])[1:] == ["linear, slack", "grafana, sentry"]
     caption = next(t.value for t in at.text if t.value.startswith("Catalog: "))
     assert " · context length 200K · tokens in " in caption, caption  # as every surface labels a length
 
@@ -252,20 +254,24 @@ def test_scopes_page_loads_the_shipped_sample_scopes():
     assert list(table["scope"])[1:] == [s.name for s in expected]
 
 
-def test_scopes_side_by_side_stacks_the_servers_reached():
-    """The side-by-side table's last column, the servers each scope reaches, is prose as long as the
-    catalog's server list: on a narrow page it takes a line of the table's width under the rest of its
-    row (a stacked column), as a search result's description does, instead of a column off the right
-    edge that the table had to scroll sideways to show at 1024 px."""
+def test_scopes_side_by_side_reads_in_full_at_1024_px():
+    """The side by side is two tables of the same rows: what each scope sends (eight columns), then
+    what it reaches (its tools, deferred and visible, its servers). One table of twelve columns was
+    wider than the page at 1024 px: the last ones, the servers reached among them, sat behind a
+    sideways scroll."""
     at = _app()
     at.switch_page("toolsearch/ui/scopes.py").run()
     at.button(key="scopes_load_sample").click().run()
     assert not at.exception, at.exception
-    html = next(e.value for e in at.html if 'data-table="scopes_compare"' in e.value)
-    assert '<div class="ts-table ts-stack" data-table="scopes_compare"' in html
-    heads = html.split("<thead>", 1)[1].split("</thead>", 1)[0].split("</th>")[:-1]
-    assert [h for h in heads if h.startswith('<th class="s"')] == [heads[-1]], heads
-    assert "servers reached" in heads[-1], heads
+    tables = literal_tables(at)
+    assert list(tables["scopes_compare"].columns) == [
+        "scope", "tier", "form", "tools array with tool search (tokens)", "% of context", "budget (tokens)",
+        "listing (tokens)", "all schemas up front (tokens)"]
+    reach = tables["scopes_reach"]
+    assert list(reach.columns) == ["scope", "tools reachable", "deferred", "visible", "servers reached"]
+    assert list(reach["scope"]) == list(tables["scopes_compare"]["scope"])
+    assert list(reach["servers reached"])[0] == ", ".join(sorted(
+        ["core", "filesystem", "github", "grafana", "linear", "notion", "playwright", "sentry", "slack"]))
 
 
 def test_scopes_bar_chart_keeps_the_table_order():
