@@ -139,8 +139,10 @@ def test_scopes_page_side_by_side_matrix_and_probe():
     assert list(compare["tier"]) == [str(r.tier) for r in expected]
     assert list(compare["form"]) == [r.short_label for r in expected]
     assert list(compare["budget (tokens)"]) == [f"{r.budget:,}" for r in expected]
-    assert list(compare["tools reachable"]) == [f"{r.session_tools} of {r.catalog_tools}" for r in expected]
-    assert list(compare["servers reached"])[1:] == ["linear, slack", "grafana, sentry"]
+    reach = literal_tables(at)["scopes_reach"]
+    assert list(reach["scope"]) == list(compare["scope"])
+    assert list(reach["tools reachable"]) == [f"{r.session_tools} of {r.catalog_tools}" for r in expected]
+    assert list(reach["servers reached"])[1:] == ["linear, slack", "grafana, sentry"]
     caption = next(t.value for t in at.text if t.value.startswith("Catalog: "))
     assert " · context length 200K · tokens in " in caption, caption  # as every surface labels a length
 
@@ -250,3 +252,49 @@ def test_scopes_page_loads_the_shipped_sample_scopes():
     assert at.sidebar.selectbox(key="scope_choice").options == ["Whole catalog", *[s.name for s in expected]]
     table = literal_tables(at)["scopes_compare"]
     assert list(table["scope"])[1:] == [s.name for s in expected]
+
+
+def test_scopes_side_by_side_reads_in_full_at_1024_px():
+    """The side by side is two tables of the same rows: what each scope sends (eight columns), then
+    what it reaches (its tools, deferred and visible, its servers). One table of twelve columns was
+    wider than the page at 1024 px: the last ones, the servers reached among them, sat behind a
+    sideways scroll."""
+    at = _app()
+    at.switch_page("toolsearch/ui/scopes.py").run()
+    at.button(key="scopes_load_sample").click().run()
+    assert not at.exception, at.exception
+    tables = literal_tables(at)
+    assert list(tables["scopes_compare"].columns) == [
+        "scope", "tier", "form", "tools array with tool search (tokens)", "% of context", "budget (tokens)",
+        "listing (tokens)", "all schemas up front (tokens)"]
+    reach = tables["scopes_reach"]
+    assert list(reach.columns) == ["scope", "tools reachable", "deferred", "visible", "servers reached"]
+    assert list(reach["scope"]) == list(tables["scopes_compare"]["scope"])
+    assert list(reach["servers reached"])[0] == ", ".join(sorted(
+        ["core", "filesystem", "github", "grafana", "linear", "notion", "playwright", "sentry", "slack"]))
+
+
+def test_scopes_bar_chart_keeps_the_table_order():
+    """The side-by-side bar chart lists the scopes in the table's order (the whole catalog first, then
+    the scopes as the file defines them): sorted alphabetically it put "oncall" above "support", the
+    other way round from the table right above it."""
+    import json
+
+    at = _app()
+    at.switch_page("toolsearch/ui/scopes.py").run()
+    at.button(key="scopes_load_sample").click().run()
+    assert not at.exception, at.exception
+    table = literal_tables(at)["scopes_compare"]
+    assert list(table["scope"]) == ["Whole catalog", "code-review", "support", "oncall"]
+    charts = []
+
+    def walk(node):
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "type", "") == "vega_lite_chart":
+                charts.append(json.loads(child.proto.spec))
+            walk(child)
+    walk(at._tree)
+    bars = [c for c in charts if c["encoding"]["y"].get("field") == "scope"]
+    assert len(bars) == 1, charts
+    y = bars[0]["encoding"]["y"]
+    assert "sort" in y and y["sort"] is None, y  # data order: the table's

@@ -51,7 +51,8 @@ def open_page(query: dict[str, str] | None = None) -> AppTest:
 #: A column only each table has.
 TABLES = {"sessions_variant_table": "outcome of", "sessions_failed": "gate term", "sessions_whatif": "searches just before",
           "sessions_whatif_smallest": "smallest budget",
-          "sessions_models": "searches per session", "sessions_timeline": "event",
+          "sessions_models": "searches per session", "sessions_models_events": "failed calls",
+          "sessions_timeline": "event",
           "sessions_at_lengths": "called tools listed by name", "sessions_flags": "flags"}
 
 
@@ -497,3 +498,24 @@ def test_the_session_picker_lists_a_store_and_its_export_oldest_first_and_says_s
         picker = at.selectbox(key="sessions_pick")
         assert picker.options == store_order, sample
         assert picker.help == f"Listed {SESSION_ORDER_WORDS}."
+
+
+def test_per_model_table_reads_in_full_at_1024_px():
+    """The Per model tab's first table holds exactly the columns ``toolsearch sessions`` prints per model
+    (seven, which fit across the page at 1024 px); the failed calls and compactions follow in a table of
+    their own. In one table of nine columns the last ones sat behind a sideways scroll, "compactions"
+    cut to "comp"."""
+    at = open_page()
+    _, _, loaded, rep = engine()
+    per_model = aggregates(loaded.sessions, rep)["per_model"]
+    table = frame(at, "sessions_models")
+    text = run_cli("sessions", str(SAMPLES / "state.db"), "--catalog", str(CATALOG), "--variant", "reference")
+    assert text.returncode == 0, text.stderr
+    header = text.stdout.split("per model:\n")[1].splitlines()[0]
+    assert list(table.columns) == [c for c in table.columns if c in header] and len(table.columns) == 7
+    events = frame(at, "sessions_models_events")
+    assert list(events.columns) == ["model", "failed calls", "compactions"]
+    assert list(events["model"]) == list(table["model"])
+    for _, row in events.iterrows():
+        f = per_model[row["model"]]
+        assert (row["failed calls"], row["compactions"]) == (str(f["failed_calls"]), str(f["compactions"]))

@@ -341,20 +341,26 @@ TABLE_WIDTH_JS = """(key) => { const t = document.querySelector(`[data-testid=st
 
 @pytest.mark.parametrize("width", [1024, 1400])
 def test_per_task_and_what_if_tables_do_not_scroll_sideways(browser, app_url, width):  # noqa: F811
-    """The Per task table (a column per variant) and the per-called-tool what-if (ten columns) scrolled
-    sideways at 1024 px; each is now split into tables of at most seven columns, read in full."""
+    """The Per task table (a column per variant), the per-called-tool what-if (ten columns), the
+    Sessions page's Per model table (nine) and the Scopes page's side by side (twelve) scrolled
+    sideways at 1024 px; each is now split into tables of at most eight columns, read in full."""
     ARTIFACTS.mkdir(exist_ok=True)
     for path, tab, keys in (("quality", None, ("quality_tasks", "quality_tasks_2")),
-                            ("sessions", "Listing what-if", ("sessions_whatif", "sessions_whatif_smallest"))):
+                            ("sessions", "Listing what-if", ("sessions_whatif", "sessions_whatif_smallest")),
+                            ("sessions", "Per model", ("sessions_models", "sessions_models_events")),
+                            ("scopes", "Load the sample scopes", ("scopes_compare", "scopes_reach"))):
         context, page = _open(browser, app_url, path, width)
         try:
-            if tab:
+            if tab and path == "scopes":  # no scopes yet: load the shipped sample scopes
+                page.get_by_role("button", name=tab).wait_for(timeout=120_000)
+                page.get_by_role("button", name=tab).click()
+            elif tab:
                 page.get_by_role("tab", name=tab).wait_for(timeout=120_000)
                 page.get_by_role("tab", name=tab).click()
             for key in keys:
                 page.locator(f"[data-testid=stMain] [data-table={key}]").wait_for(timeout=120_000)
             _settled(page)
-            page.screenshot(path=str(ARTIFACTS / f"layout-{path}-split-{width}.png"), full_page=True)
+            page.screenshot(path=str(ARTIFACTS / f"layout-{path}-{keys[0]}-split-{width}.png"), full_page=True)
             for key in keys:
                 got = page.evaluate(TABLE_WIDTH_JS, key)
                 assert got is not None and got["scroll"] <= got["client"] + 1, (path, key, width, got)

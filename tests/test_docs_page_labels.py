@@ -30,3 +30,21 @@ def test_every_control_the_docs_name_is_a_label_of_the_app() -> None:
     missing = [(doc, page, label) for doc, page, label in named
                if not any(text == label or text.startswith(label + " (") for text in texts)]
     assert missing == []
+
+
+#: A page title with an ampersand, as the docs write one ("Compare & collapse"); line breaks inside it
+#: are read as spaces.
+AMPERSAND_TITLE = re.compile(r"\b([A-Z][a-z]+(?: [a-z]+)* & [a-z]+)\b")
+
+
+def test_every_ampersand_page_title_the_docs_name_is_a_page_of_the_app() -> None:
+    """The docs name pages by the menu's titles: "the collapse what-if on Cache & collapse" named a
+    page the menu calls *Compare & collapse*, so a reader looked for a page that is not there."""
+    from toolsearch.ui.router import PAGES
+
+    titles = {title for _, title, _ in PAGES}
+    named = [(doc.name, title)
+             for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+             for title in AMPERSAND_TITLE.findall(" ".join(doc.read_text(encoding="utf-8").split()))]
+    assert ("app.md", "Compare & collapse") in named
+    assert [(doc, title) for doc, title in named if title not in titles] == []

@@ -48,8 +48,12 @@ def test_the_page_names_the_command_that_gives_its_figures(monkeypatch):
     assert command == ("toolsearch strategies sample_catalogs/team-workspace.yaml --skills sample_skills "
                        "--events sample_skills/events.yaml --context-length 200k")
     captions = [c.value for c in at.caption]
-    said = md_escape(STRATEGIES_START_WORDS[0].upper() + STRATEGIES_START_WORDS[1:] + ". Here: ") + f"`{command}`"
+    # the command's name stays as typed, in code: a capitalized "Toolsearch strategies" names no command
+    name = "toolsearch strategies"
+    assert STRATEGIES_START_WORDS.startswith(name + " ")
+    said = f"`{name}`" + md_escape(STRATEGIES_START_WORDS[len(name):] + ". Here: ") + f"`{command}`"
     assert said in captions, captions
+    assert not any("Toolsearch" in c for c in captions), captions
     shown = [r.to_dict() for r in at.session_state["_strategies_for_report"]["results"]]
     done = run_cli(*shlex.split(command)[1:], "--json", cwd=ROOT)
     assert done.returncode == 0, done.stderr

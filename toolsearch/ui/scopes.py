@@ -18,6 +18,8 @@ from toolsearch.engine.scopes import Scope, scopes_from_text
 MATRIX_COLUMNS = 12
 #: The per-scope tools array column: the same quantity, under the same name, as on the Overview.
 TOOLS_COLUMN = f"{Q.TOOLS_ARRAY.name.lower()} (tokens)"
+#: The side-by-side columns shown in their own table, after what each scope sends.
+REACH_COLUMNS = ("tools reachable", "deferred", "visible", "servers reached")
 
 
 
@@ -86,12 +88,18 @@ if common.require_catalog(v):
             "deferred": row.deferred, "visible": row.visible, f"{Q.ALL_SCHEMAS.name.lower()} (tokens)": row.eager_tokens,
             "servers reached": ", ".join(row.servers) or "—",
         } for row in rows])
-        literal_table(table, key="scopes_compare", styles={"form": common.STATE_STYLES["state"]}, nowrap=("form",))
+        # Two tables of the same rows, each read in full at 1024 px (twelve columns in one scrolled
+        # sideways): what each scope sends, then what it reaches.
+        literal_table(table[[c for c in table.columns if c not in REACH_COLUMNS]], key="scopes_compare",
+                      styles={"form": common.STATE_STYLES["state"]}, nowrap=("form",))
         st.caption(f"{Q.TOOLS_ARRAY.name}: the model-visible tools array of that session (visible tools plus the "
                    "bridge tools with its listing), sent with every request. The budget is the same for every "
                    "session; what fits in it is not.")
+        # In the table's order (the whole catalog first, then the scopes as defined), not alphabetical.
         st.bar_chart(table.set_index("scope")[[TOOLS_COLUMN]], horizontal=True, height=60 + 40 * len(rows),
-                     x_label="", y_label=f"{Q.TOOLS_ARRAY.name.lower()} ({v.display_tokenizer})")
+                     x_label="", y_label=f"{Q.TOOLS_ARRAY.name.lower()} ({v.display_tokenizer})", sort=False)
+        st.caption("What each scope reaches: its tools of the catalog's, deferred and visible, and its servers.")
+        literal_table(table[["scope", *REACH_COLUMNS]], key="scopes_reach")
 
         st.subheader("Which scope can reach which server")
         matrix = reach_matrix(root, scopes)

@@ -180,6 +180,10 @@ def _share(rate: float | None) -> str | None:
     return None if rate is None else percent(rate)
 
 
+#: The per-model columns shown in a second table, after the figures ``toolsearch sessions`` prints.
+MODEL_EVENT_COLUMNS = ("failed calls", "compactions")
+
+
 def model_rows(agg: dict[str, Any], reference: str = "reference") -> list[dict[str, Any]]:
     """Aggregates per model. The empty figures are shares of the model's searches (a percentage),
     not the counts the Recorded vs replayed tab calls "empty (searches)"."""
@@ -385,7 +389,14 @@ def render() -> None:
                    "match, as recorded (of those whose result was recorded) and as the reference search replays "
                    "them today · round trips per called tool: tool_search and tool_describe calls per distinct tool "
                    "the model called through tool_call, or directly after its first search.")
-        literal_table(_visible_frame(model_rows(agg)), key="sessions_models")
+        # Two tables of the same rows, each read in full at 1024 px (nine columns in one put the last
+        # ones behind a sideways scroll): the figures `toolsearch sessions` prints per model, then the
+        # failed calls and compactions.
+        per_model = _visible_frame(model_rows(agg))
+        literal_table(per_model[[c for c in per_model.columns if c not in MODEL_EVENT_COLUMNS]],
+                      key="sessions_models")
+        st.caption("Failed tool calls and context compactions per model:")
+        literal_table(per_model[["model", *MODEL_EVENT_COLUMNS]], key="sessions_models_events")
     with tabs[4]:
         ids = [s.id for s in loaded.sessions]
         chosen = st.selectbox("Session", ids, key="sessions_pick", format_func=lambda i: show_invisible(shown_name(i)),

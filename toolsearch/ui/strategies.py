@@ -160,7 +160,9 @@ else:
                    f"{v.display_tokenizer} counts"])
         command = strategies_command(common.shipped_sample_files(), st.session_state.get("catalog"),
                                      v.context_length, v.tokenizer)
-        st.caption(common.md_escape(STRATEGIES_START_WORDS[0].upper() + STRATEGIES_START_WORDS[1:] + ". Here: ")
+        # The sentence starts with the command's name: kept as typed, in code, not capitalized.
+        name = "toolsearch strategies"
+        st.caption(f"`{name}`" + common.md_escape(STRATEGIES_START_WORDS.removeprefix(name) + ". Here: ")
                    + f"`{command}`" + (common.md_escape(" (" + "; ".join(unlike) + ").") if unlike else ""))
         try:
             skills = _folder_skills(str(SAMPLE_SKILLS), _mtime_key(SAMPLE_SKILLS))
