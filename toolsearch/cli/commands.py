@@ -40,7 +40,7 @@ from ..analysis.quantities import form_word
 from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
-from .common import (GOAL_HELP, Parser, goal_argument, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+from .common import (GOAL_HELP, Parser, cites_docs_page, goal_argument, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
                      placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
@@ -1241,7 +1241,7 @@ class TerminalSafeStream:
         self._put("", flush=True)
 
     def write(self, text: str) -> int:
-        if "docs/" in text:
+        if not self.cited_docs and cites_docs_page(text):
             self.cited_docs = True
         # a line of text is a line of a CI log: '##[' in it (catalog, server or session text) is marked
         self._put(self._encodable(legacy_command_safe(reveal(_terminal_safe(text)))))

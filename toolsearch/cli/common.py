@@ -334,7 +334,17 @@ class Parser(argparse.ArgumentParser):
         """The help, and where the ``docs/`` pages it names are when they are not in the current
         folder (an installed wheel carries them inside the package)."""
         text = super().format_help()
-        return text + docs_note() if "docs/" in text else text
+        return text + docs_note() if cites_docs_page(text) else text
+
+
+#: A documentation page as help texts, warnings and findings cite it (``docs/reference.md``); a
+#: shipped example under ``docs/examples/`` is a file to read, named with its full path where it is.
+DOCS_PAGE = re.compile(r"\bdocs/[a-z0-9-]+\.md\b")
+
+
+def cites_docs_page(text: str) -> bool:
+    """Whether ``text`` names a ``docs/`` page (:data:`DOCS_PAGE`), so :func:`docs_note` applies."""
+    return "docs/" in text and DOCS_PAGE.search(text) is not None
 
 
 def docs_note() -> str:
