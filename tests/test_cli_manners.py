@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import run_cli, toolsearch_command
+from conftest import run_cli, run_cli_process, toolsearch_command
 from toolsearch.cli.commands import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -661,3 +661,22 @@ def test_a_shipped_example_read_from_another_folder_gets_no_docs_pages_note(tmp_
     cited = run_cli("snapshot", "mcp.json", "-o", "out.yaml", cwd=tmp_path)
     assert "(docs/reference.md §26.2)" in cited.stderr, cited.stderr
     assert cited.stderr.endswith(f"toolsearch: note: the docs/ pages named above are in {ROOT / 'docs'}\n")
+
+
+@pytest.mark.parametrize("output, reason", [
+    ("out", "a folder, not a file"),
+    ("missing/catalog.yaml", "the folder 'missing' does not exist"),
+    ("mcp.json/catalog.yaml", "'mcp.json' is a file, not a folder"),
+], ids=["folder", "missing-folder", "file-as-folder"])
+def test_snapshot_refuses_an_output_it_cannot_write_before_starting_a_server(output, reason, tmp_path):
+    """``snapshot CONFIG -o ci/catalog.yaml`` with no ``ci/`` folder started every server (with its
+    secrets), listed their tools, and only then said it could not write the file: the file to write
+    is judged first, and no server starts."""
+    (tmp_path / "out").mkdir()
+    marker = tmp_path / "started"
+    (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": {
+        "command": sys.executable, "args": ["-c", f"open({str(marker)!r}, 'w')"]}}}), encoding="utf-8")
+    done = run_cli_process("snapshot", "mcp.json", "-o", output, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"toolsearch: error: {output}: cannot write file ({reason}); no server was started\n"
+    assert not marker.exists()

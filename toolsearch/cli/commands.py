@@ -26,7 +26,7 @@ from ..engine.profile import load_profile
 from ..engine import readers
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
-from .textfmt import (list_items, one_line, output_file, write_output_file, parse_context_length as _context_length, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
+from .textfmt import (list_items, one_line, output_file, output_problem, write_output_file, parse_context_length as _context_length, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe, legacy_command_safe,
                       THOUSANDS_ZERO_GROUP, name_cell, runner_safe, split_context_lengths, text_table as _table,
                       whole_number)
@@ -956,6 +956,10 @@ def _cmd_snapshot(args) -> int:
         if input_written_over(args.output, [("a config", path)]):
             raise UsageError(f"{args.output}: -o: that file is a config this snapshot reads; write the catalog to "
                              "another file (e.g. -o catalog.yaml)")
+    # judged before any server starts: a run that cannot save its catalog starts none
+    problem = output_problem(args.output) if args.output else None
+    if problem is not None:
+        raise UsageError(f"{args.output}: cannot write file ({problem}); no server was started")
     specs: list[ServerSpec] = []
     for path in args.configs:
         parsed = load_mcp_config(path)
