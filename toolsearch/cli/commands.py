@@ -43,7 +43,7 @@ from .examples import add_examples
 from .common import (GOAL_HELP, Parser, cites_docs_page, goal_argument, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
+                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, reconfigured_servers, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
                      load_sources)
 
 if TYPE_CHECKING:
@@ -1454,6 +1454,7 @@ def _run(args: argparse.Namespace) -> int:
         _report_loaded(loaded.warnings, config, inspector)
         note_unused_settings(loaded.settings_files, getattr(args, "config", None))
         unconfigured_servers(getattr(args, "config", None), inspector)
+        reconfigured_servers(getattr(args, "config", None), inspector)
         if args.command != "recommend":  # recommend refuses it, in the same words
             warn_empty_catalog(inspector)
         scopes = scopes_from_args(args, inspector)

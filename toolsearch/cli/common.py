@@ -590,6 +590,43 @@ def unconfigured_servers(config_path: str | None, inspector: Inspector) -> list[
     return missing
 
 
+def reconfigured_servers(config_path: str | None, inspector: Inspector) -> list[str]:
+    """The catalog's servers that the harness config ``--config`` sets up otherwise than the catalog
+    was listed with, each as ``'name': what differs`` (``enabled: false``, or the keys of the
+    per-server ``tools`` block that differ: ``tools.exclude``…), in the config's order, said on
+    stderr in one warning. The catalog's own record (``config:`` of a server, as ``snapshot``
+    writes it) is what registration applies, so a tool the config now leaves out, or a server it
+    turns off, would still be counted without a word. ``[]`` without ``--config``."""
+    from ..live.client import config_file_registration  # noqa: PLC0415
+
+    catalog = {server.name: server for server in inspector.scoped(None).catalog.servers}
+    differ: list[str] = []
+    for name, (enabled, registration) in config_file_registration(config_path).items():
+        server = catalog.get(name)
+        if server is None:
+            continue  # unconfigured_servers names it
+        if not enabled:
+            differ.append(f"{quoted(name)}: enabled: false")
+            continue
+        listed = server.config.get("tools") if isinstance(server.config.get("tools"), Mapping) else {}
+        wanted = registration.get("tools") or {}
+        keys = [key for key in dict.fromkeys([*wanted, *listed]) if listed.get(key) != wanted.get(key)]
+        if keys:
+            differ.append(f"{quoted(name)}: {', '.join('tools.' + one_line(str(key)) for key in keys)}")
+    if differ:
+        print(one_line(f"toolsearch: warning: {reconfigured_words(str(config_path), differ)}"), file=sys.stderr)
+    return differ
+
+
+def reconfigured_words(config_path: str, differ: Sequence[str], judged: str = "these figures count") -> str:
+    """What :func:`reconfigured_servers` says, without the ``toolsearch: warning:`` prefix;
+    ``judged`` says who counts the servers as listed (``check --strict``: the gate)."""
+    return (f"{config_path} sets up {counted(len(differ), 'MCP server')} otherwise than the catalog was listed with "
+            f"({'; '.join(differ)}): {judged} {'its' if len(differ) == 1 else 'their'} tools as the catalog lists "
+            f"{'it' if len(differ) == 1 else 'them'}; list the servers' tools into the catalog again "
+            f"(toolsearch snapshot {config_path} -o CATALOG)")
+
+
 def empty_servers(inspector: Inspector) -> list[str]:
     """The catalog's servers that register no tools (a snapshot whose ``tools/list`` came back
     empty, ``tools: []``), in catalog order: such a server takes no room in the listing and no goal

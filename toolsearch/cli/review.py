@@ -41,7 +41,7 @@ from .examples import epilog
 from .common import (GOAL_HELP, gate_files, load_harness_config, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
                      headroom_pct, load_sources,
                      keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
-                     note_unused_settings, unconfigured_servers, unconfigured_words,
+                     note_unused_settings, unconfigured_servers, unconfigured_words, reconfigured_servers, reconfigured_words,
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from .textfmt import (github_command, name_cell, one_line, output_file, parse_context_lengths, runner_safe,
@@ -272,6 +272,11 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, "strict", False) and unconfigured:
             # the gate would judge a catalog in which the new server's tools took no room
             raise ReviewUsageError(f"check --strict: {unconfigured_words(args.config, unconfigured, 'the gate would judge')}, "
+                                   "and commit the catalog with the config; or drop --strict to check the catalog as it is")
+        reconfigured = reconfigured_servers(args.config, inspector)
+        if getattr(args, "strict", False) and reconfigured:
+            # the gate would count tools the harness leaves out, or a server it does not start
+            raise ReviewUsageError(f"check --strict: {reconfigured_words(args.config, reconfigured, 'the gate would count')}, "
                                    "and commit the catalog with the config; or drop --strict to check the catalog as it is")
         if getattr(args, "strict", False) and config.warnings:
             # a flag out of range (--listing-max-tokens 100) warns under the option typed (common.flag_warning)
