@@ -220,7 +220,8 @@ def add_parsers(sub: Any) -> None:
                    help="exit 2 when the config or a settings flag has a warning (an unknown or misspelt key, a "
                         "value out of range, no tools.tool_search block), or when no settings are given (no --config, "
                         "--threshold-pct or --listing-max-tokens): the gate then checks only settings someone wrote; and "
-                        "when the config's mcp_servers starts a server the catalog lacks (snapshot it again); it also "
+                        "when the config's mcp_servers starts a server the catalog lacks, or sets one up otherwise than "
+                        "the catalog was listed with (enabled, tools.include/exclude; snapshot it again); it also "
                         "starts no server: an MCP client config given as the catalog or --baseline is refused")
 
 
