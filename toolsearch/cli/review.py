@@ -299,6 +299,9 @@ def run(args: argparse.Namespace) -> int:
             return _costs(args, inspector, config)
         return _check(args, inspector, config, secrets)
     except ToolsearchError as exc:
+        if args.command == "check" and getattr(args, "format", None) == "github":
+            # a pull request that breaks the catalog gets an annotation saying why, not only a red step
+            print(github_command("error", str(exc), title="toolsearch check: bad input"))
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
     except BrokenPipeError:  # e.g. piped into head: the verdict still stands
