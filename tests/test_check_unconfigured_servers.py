@@ -185,3 +185,19 @@ def test_a_snapshot_listed_with_the_configs_per_server_settings_passes_quietly(t
     result = run_cli("check", str(path), "--config", config, "--strict", *GATE)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
+
+
+def test_a_config_entry_the_harness_cannot_use_for_a_catalog_server_is_named(tmp_path):
+    """An ``mcp_servers`` entry that cannot be used (a ``tools`` list where a mapping belongs) is a
+    server the harness does not start; the catalog still lists it, so ``check --strict`` passed
+    silently. It is named with why, as a server the config turns off."""
+    config = write_config(tmp_path, "  github: {command: npx, tools: [create_issue]}\n")
+    strict = run_cli("check", CATALOG, "--config", config, "--strict", *GATE)
+    assert (strict.returncode, strict.stdout) == (2, "")
+    warning = strict.stderr.splitlines()[0]
+    assert warning == (f"toolsearch: warning: {config} sets up 1 MCP server otherwise than the catalog was listed with "
+                       f"('github': an entry that cannot be used ({config}: mcp_servers.github.tools: expected a "
+                       "mapping (include, exclude, resources, prompts), got list)): these figures count its tools as "
+                       f"the catalog lists it; list the servers' tools into the catalog again (toolsearch snapshot "
+                       f"{config} -o CATALOG)")
+    assert strict.stderr.splitlines()[1].startswith("toolsearch: error: check --strict: ")

@@ -592,8 +592,9 @@ def unconfigured_servers(config_path: str | None, inspector: Inspector) -> list[
 
 def reconfigured_servers(config_path: str | None, inspector: Inspector) -> list[str]:
     """The catalog's servers that the harness config ``--config`` sets up otherwise than the catalog
-    was listed with, each as ``'name': what differs`` (``enabled: false``, or the keys of the
-    per-server ``tools`` block that differ: ``tools.exclude``…), in the config's order, said on
+    was listed with, each as ``'name': what differs`` (``enabled: false``, an entry that cannot
+    be used and why, or the keys of the per-server ``tools`` block that differ:
+    ``tools.exclude``…), in the config's order, said on
     stderr in one warning. The catalog's own record (``config:`` of a server, as ``snapshot``
     writes it) is what registration applies, so a tool the config now leaves out, or a server it
     turns off, would still be counted without a word. ``[]`` without ``--config``."""
@@ -601,12 +602,15 @@ def reconfigured_servers(config_path: str | None, inspector: Inspector) -> list[
 
     catalog = {server.name: server for server in inspector.scoped(None).catalog.servers}
     differ: list[str] = []
-    for name, (enabled, registration) in config_file_registration(config_path).items():
+    for name, (enabled, registration, invalid) in config_file_registration(config_path).items():
         server = catalog.get(name)
         if server is None:
             continue  # unconfigured_servers names it
         if not enabled:
             differ.append(f"{quoted(name)}: enabled: false")
+            continue
+        if invalid is not None:  # the harness cannot start it as written
+            differ.append(f"{quoted(name)}: an entry that cannot be used ({invalid})")
             continue
         listed = server.config.get("tools") if isinstance(server.config.get("tools"), Mapping) else {}
         wanted = registration.get("tools") or {}
