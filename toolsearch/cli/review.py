@@ -29,7 +29,7 @@ from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
 from ..analysis.sweep import listing_ladder
 from ..analysis.wording import agree, counted, share_cell
-from ..analysis.review import DEFAULT_QUERIES, companion_query_file, default_strategies, report_context_length, \
+from ..analysis.review import DEFAULT_QUERIES, companion_query_file, source_date_epoch_problem, default_strategies, report_context_length, \
     review_report
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig
@@ -415,6 +415,9 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
     for problem in left_out:
         print(f"toolsearch: warning: {problem}", file=sys.stderr)
+    epoch_problem = source_date_epoch_problem()
+    if epoch_problem is not None:  # a build that meant to compare two reports byte for byte
+        print(f"toolsearch: warning: {one_line(epoch_problem)}", file=sys.stderr)
     try:
         write_output_file(args.output, html_text)
     except OSError as exc:
