@@ -201,3 +201,14 @@ def test_a_config_entry_the_harness_cannot_use_for_a_catalog_server_is_named(tmp
                        f"the catalog lists it; list the servers' tools into the catalog again (toolsearch snapshot "
                        f"{config} -o CATALOG)")
     assert strict.stderr.splitlines()[1].startswith("toolsearch: error: check --strict: ")
+
+
+def test_a_tools_block_written_otherwise_but_registering_the_same_passes_quietly(tmp_path):
+    """``resources: true`` (the default), an ``exclude`` naming no tool the server has, ``prompts:
+    false`` for a server that announces no prompts: the harness registers what the catalog lists,
+    so nothing is said and a strict gate runs."""
+    config = write_config(tmp_path, "  github:\n    command: npx\n"
+                                    "    tools: {resources: true, exclude: [no_such_tool], prompts: 'off'}\n")
+    result = run_cli("check", CATALOG, "--config", config, "--strict", *GATE)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""

@@ -598,6 +598,7 @@ def reconfigured_servers(config_path: str | None, inspector: Inspector) -> list[
     stderr in one warning. The catalog's own record (``config:`` of a server, as ``snapshot``
     writes it) is what registration applies, so a tool the config now leaves out, or a server it
     turns off, would still be counted without a word. ``[]`` without ``--config``."""
+    from ..engine.registration import registration_effect  # noqa: PLC0415
     from ..live.client import config_file_registration  # noqa: PLC0415
 
     catalog = {server.name: server for server in inspector.scoped(None).catalog.servers}
@@ -614,6 +615,8 @@ def reconfigured_servers(config_path: str | None, inspector: Inspector) -> list[
             continue
         listed = server.config.get("tools") if isinstance(server.config.get("tools"), Mapping) else {}
         wanted = registration.get("tools") or {}
+        if registration_effect(server, listed) == registration_effect(server, wanted):
+            continue  # written otherwise, registered the same (resources: true is the default)
         keys = [key for key in dict.fromkeys([*wanted, *listed]) if listed.get(key) != wanted.get(key)]
         if keys:
             differ.append(f"{quoted(name)}: {', '.join('tools.' + one_line(str(key)) for key in keys)}")
