@@ -132,3 +132,24 @@ def test_no_file_property_for_several_catalogs_or_standard_input() -> None:
     done = run_cli("check", TEAM, MONDAY, "--context-lengths", "32k", "--goal", "full", "--format", "github")
     commands, _ = _read(done.stdout)
     assert commands and all("file" not in props for _, props, _ in commands)
+
+
+def test_bad_input_is_an_error_annotation_too(tmp_path):
+    """A pull request that breaks ``catalog.yaml`` (a YAML syntax error, a server the snapshot
+    recorded as failed) made ``check --format github`` exit 2 with its one line on stderr and no
+    annotation: the pull request showed a failed check and no reason. The same line is
+    now also one ``::error`` command on standard output (the message escaped as every annotation's),
+    and stderr is as before."""
+    broken = tmp_path / "catalog.yaml"
+    broken.write_text("servers:\n  - name: x\n    tools: [\n", encoding="utf-8")
+    message = "catalog.yaml: line 4, column 1: not valid YAML or JSON (expected the node content, but found '<stream end>')"
+    done = run_cli("check", "catalog.yaml", "--context-lengths", "32k", "--goal", "names", "--format", "github",
+                   cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == f"toolsearch: error: {message}\n"
+    assert done.stdout == f"::error title=toolsearch check%3A bad input::{message}\n"
+    match = COMMAND.match(done.stdout.rstrip("\n"))
+    assert match and _unescape(match.group(3)) == message
+    # the other formats print nothing on standard output for bad input
+    text = run_cli("check", "catalog.yaml", "--context-lengths", "32k", "--goal", "names", cwd=tmp_path)
+    assert (text.returncode, text.stdout, text.stderr) == (2, "", done.stderr)

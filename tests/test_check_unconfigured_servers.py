@@ -145,3 +145,70 @@ def test_the_hard_cases_sample_names_its_empty_server_beside_its_catalog_errors(
     assert result.returncode == 0, result.stderr
     assert "catalog error: sample_catalogs/hard-cases.yaml: server 'docs'" in result.stderr
     assert "warning: server 'empty-server' lists no tools in the catalog" in result.stderr
+
+
+def test_a_server_the_config_filters_or_disables_otherwise_than_the_catalog_is_named(tmp_path):
+    """The harness config's per-server registration settings (``enabled``, ``tools.include``,
+    ``tools.exclude``, ``tools.resources``, ``tools.prompts``) were taken from the catalog as listed:
+    a config that leaves a tool out or turns a server off after the snapshot was planned as if it
+    did not, without a word. Each such server is named with what differs; ``check --strict``
+    refuses, as for a server the catalog lacks."""
+    config = write_config(tmp_path, "  github:\n    command: npx\n    tools: {exclude: [create_issue], prompts: false}\n"
+                                    "  grafana: {command: mcp-grafana, enabled: false}\n"
+                                    "  slack: {url: 'https://slack.example/mcp'}\n")
+    words = (f"{config} sets up 2 MCP servers otherwise than the catalog was listed with ('github': tools.exclude, "
+             f"tools.prompts; 'grafana': enabled: false): these figures count their tools as the catalog lists them")
+    hint = f"list the servers' tools into the catalog again (toolsearch snapshot {config} -o CATALOG)"
+    warning = f"toolsearch: warning: {words}; {hint}"
+    loose = run_cli("check", CATALOG, "--config", config, *GATE)
+    assert loose.returncode == 0, loose.stderr
+    assert loose.stderr.splitlines() == [warning]
+    strict = run_cli("check", CATALOG, "--config", config, "--strict", *GATE)
+    assert (strict.returncode, strict.stdout) == (2, "")
+    assert strict.stderr.splitlines() == [warning, (
+        f"toolsearch: error: check --strict: {words.replace('these figures count', 'the gate would count')}; {hint}, "
+        "and commit the catalog with the config; or drop --strict to check the catalog as it is")]
+    plan = run_cli("plan", CATALOG, "--config", config, "--context-length", "32k")
+    assert plan.returncode == 0 and warning in plan.stderr.splitlines(), plan.stderr
+
+
+def test_a_snapshot_listed_with_the_configs_per_server_settings_passes_quietly(tmp_path):
+    """The same settings recorded in the catalog (``config:`` of each server, as ``snapshot`` writes
+    it) as in the config: nothing to say."""
+    catalog = yaml.safe_load(Path(CATALOG).read_text(encoding="utf-8"))
+    for server in catalog["servers"]:
+        if server["name"] == "github":
+            server["config"] = {"tools": {"exclude": ["create_issue"], "prompts": False}}
+    path = tmp_path / "catalog.yaml"
+    path.write_text(yaml.safe_dump(catalog, sort_keys=False), encoding="utf-8")
+    config = write_config(tmp_path, "  github:\n    command: npx\n    tools: {exclude: [create_issue], prompts: false}\n")
+    result = run_cli("check", str(path), "--config", config, "--strict", *GATE)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+
+
+def test_a_config_entry_the_harness_cannot_use_for_a_catalog_server_is_named(tmp_path):
+    """An ``mcp_servers`` entry that cannot be used (a ``tools`` list where a mapping belongs) is a
+    server the harness does not start; the catalog still lists it, so ``check --strict`` passed
+    silently. It is named with why, as a server the config turns off."""
+    config = write_config(tmp_path, "  github: {command: npx, tools: [create_issue]}\n")
+    strict = run_cli("check", CATALOG, "--config", config, "--strict", *GATE)
+    assert (strict.returncode, strict.stdout) == (2, "")
+    warning = strict.stderr.splitlines()[0]
+    assert warning == (f"toolsearch: warning: {config} sets up 1 MCP server otherwise than the catalog was listed with "
+                       f"('github': an entry that cannot be used ({config}: mcp_servers.github.tools: expected a "
+                       "mapping (include, exclude, resources, prompts), got list)): these figures count its tools as "
+                       f"the catalog lists it; list the servers' tools into the catalog again (toolsearch snapshot "
+                       f"{config} -o CATALOG)")
+    assert strict.stderr.splitlines()[1].startswith("toolsearch: error: check --strict: ")
+
+
+def test_a_tools_block_written_otherwise_but_registering_the_same_passes_quietly(tmp_path):
+    """``resources: true`` (the default), an ``exclude`` naming no tool the server has, ``prompts:
+    false`` for a server that announces no prompts: the harness registers what the catalog lists,
+    so nothing is said and a strict gate runs."""
+    config = write_config(tmp_path, "  github:\n    command: npx\n"
+                                    "    tools: {resources: true, exclude: [no_such_tool], prompts: 'off'}\n")
+    result = run_cli("check", CATALOG, "--config", config, "--strict", *GATE)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import run_cli, toolsearch_command
+from conftest import run_cli, run_cli_process, toolsearch_command
 from toolsearch.cli.commands import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -643,3 +643,40 @@ def test_a_command_that_can_exit_1_says_when_in_its_help_and_the_readme(args, tm
     assert "exit 1" in row, row
     if args[0] == "snapshot":
         assert "down" in yaml.safe_load((tmp_path / "snapshot.yaml").read_text(encoding="utf-8"))["snapshot"]["failed"]
+
+
+def test_a_shipped_example_read_from_another_folder_gets_no_docs_pages_note(tmp_path):
+    """``docs/examples/diff-tuesday.yaml`` run from another folder is read from the shipped copy, and
+    the line saying so names its full path; it is a catalog, not a page: the command used to end with
+    "the docs/ pages named above are in …" though no page was named. A warning that cites a page
+    (docs/reference.md §26.2) still gets the note."""
+    done = run_cli("check", "docs/examples/diff-tuesday.yaml", "--context-lengths", "32k", "--goal", "any",
+                   cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ("toolsearch: docs/examples/diff-tuesday.yaml is not in this folder; reading the shipped "
+                           f"sample {ROOT / 'docs' / 'examples' / 'diff-tuesday.yaml'}\n")
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"gone": {"command": str(tmp_path / "absent"),
+                                                          "args": ["${TOOLSEARCH_UNSET_VAR}"]}}}), encoding="utf-8")
+    cited = run_cli("snapshot", "mcp.json", "-o", "out.yaml", cwd=tmp_path)
+    assert "(docs/reference.md §26.2)" in cited.stderr, cited.stderr
+    assert cited.stderr.endswith(f"toolsearch: note: the docs/ pages named above are in {ROOT / 'docs'}\n")
+
+
+@pytest.mark.parametrize("output, reason", [
+    ("out", "a folder, not a file"),
+    ("missing/catalog.yaml", "the folder 'missing' does not exist"),
+    ("mcp.json/catalog.yaml", "'mcp.json' is a file, not a folder"),
+], ids=["folder", "missing-folder", "file-as-folder"])
+def test_snapshot_refuses_an_output_it_cannot_write_before_starting_a_server(output, reason, tmp_path):
+    """``snapshot CONFIG -o ci/catalog.yaml`` with no ``ci/`` folder started every server (with its
+    secrets), listed their tools, and only then said it could not write the file: the file to write
+    is judged first, and no server starts."""
+    (tmp_path / "out").mkdir()
+    marker = tmp_path / "started"
+    (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": {"demo": {
+        "command": sys.executable, "args": ["-c", f"open({str(marker)!r}, 'w')"]}}}), encoding="utf-8")
+    done = run_cli_process("snapshot", "mcp.json", "-o", output, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"toolsearch: error: {output}: cannot write file ({reason}); no server was started\n"
+    assert not marker.exists()

@@ -178,3 +178,30 @@ def test_the_catalog_the_page_says_to_snapshot_from_the_harness_config_passes_th
     gate = run_cli("check", "catalog.yaml", "--config", "config.yaml", "--context-lengths", LENGTHS, "--goal", "names",
                    cwd=repo)
     assert gate.returncode == 2 and "1 server did not list its tools when the snapshot was taken (gone" in gate.stderr
+
+
+def test_a_pull_request_that_breaks_the_catalog_or_filters_a_server_is_annotated(tmp_path):
+    """Two ways a pull request can leave the gate nothing true to judge: a ``catalog.yaml`` that no
+    longer parses, and a ``config.yaml`` that now leaves a tool of a catalog server out (the catalog
+    not snapshotted again). The gate step exits 2 in both, and its log holds one ``::error`` saying
+    why (it held none: the pull request showed a red step and no reason); the job summary gets no
+    table, and the costs and report steps still run."""
+    for part in ("a", "b"):
+        (tmp_path / part).mkdir()
+    repo = _repo(tmp_path / "a", True)
+    (repo / "catalog.yaml").write_text("servers:\n  - name: github\n    tools: [\n", encoding="utf-8")
+    logs: list[str] = []
+    statuses, summary = _run_job(repo, tmp_path / "a", logs)
+    assert statuses[:2] == [0, 2] and summary == ""
+    assert logs[1] == ("::error title=toolsearch check%3A bad input::catalog.yaml: line 4, column 1: not valid YAML "
+                       "or JSON (expected the node content, but found '<stream end>')\n")
+
+    repo = _repo(tmp_path / "b", True)
+    config = repo / "config.yaml"
+    config.write_text("mcp_servers:\n  github:\n    command: npx\n    tools: {exclude: [create_issue]}\n"
+                      + config.read_text(encoding="utf-8"), encoding="utf-8")
+    logs = []
+    statuses, summary = _run_job(repo, tmp_path / "b", logs)
+    assert statuses == [0, 2, 0] and summary == ""
+    assert logs[1].startswith("::error title=toolsearch check%3A bad input::check --strict: config.yaml sets up 1 MCP "
+                              "server otherwise than the catalog was listed with ('github': tools.exclude)"), logs[1]

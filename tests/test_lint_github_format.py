@@ -50,3 +50,17 @@ def test_json_and_github_together_are_refused() -> None:
     done = run_cli("lint", HARD, "--json", "--format", "github")
     assert done.returncode == 2 and done.stdout == ""
     assert "Traceback" not in done.stderr
+
+
+def test_lint_bad_input_is_an_error_annotation_too(tmp_path):
+    """As ``check --format github``: a catalog that cannot be read exits 2 with its line on stderr and
+    the same message as one ``::error`` (title ``bad input``) on standard output; it printed nothing
+    there, so the pull request showed no reason."""
+    (tmp_path / "catalog.yaml").write_text("servers:\n  - name: x\n    tools: [\n", encoding="utf-8")
+    message = "catalog.yaml: line 4, column 1: not valid YAML or JSON (expected the node content, but found '<stream end>')"
+    done = run_cli("lint", "catalog.yaml", "--format", "github", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == f"toolsearch: error: {message}\n"
+    assert done.stdout == f"::error title=toolsearch lint%3A bad input::{message}\n"
+    plain = run_cli("lint", "catalog.yaml", cwd=tmp_path)
+    assert (plain.returncode, plain.stdout, plain.stderr) == (2, "", done.stderr)

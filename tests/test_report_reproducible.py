@@ -33,3 +33,20 @@ def test_a_source_date_epoch_that_is_not_whole_seconds_is_ignored(tmp_path: Path
     for bad in ("soon", "-5", "1.5", "", "99999999999999999999"):
         monkeypatch.setenv("SOURCE_DATE_EPOCH", bad)
         assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", generated_now()) and not generated_now().startswith("1970")
+
+
+def test_a_source_date_epoch_the_report_cannot_use_is_said(tmp_path: Path, monkeypatch) -> None:
+    """A build that sets ``SOURCE_DATE_EPOCH`` to compare two reports byte for byte, with a value the
+    report ignores (``1.5``, ``soon``), got two different times and no word why: ``report`` says it
+    on stderr and still writes the report (exit 0). An empty value is as unset: nothing is said."""
+    for bad in ("soon", "1.5", "99999999999999999999"):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", bad)
+        done = run_cli("report", CATALOG, "--context-length", "32k", "-o", tmp_path / "r.html")
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.splitlines()[0] == (
+            f"toolsearch: warning: SOURCE_DATE_EPOCH='{bad}' is not a whole number of seconds since 1970 within the "
+            "dates a report can carry, so the report carries the current time")
+    for fine in ("", "1767225600"):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", fine)
+        done = run_cli("report", CATALOG, "--context-length", "32k", "-o", tmp_path / "r.html")
+        assert done.returncode == 0 and "SOURCE_DATE_EPOCH" not in done.stderr, done.stderr

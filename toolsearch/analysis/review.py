@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
+from ..engine.invisible import quoted
 from .samples import samples_dir
 from .wording import counted
 
@@ -160,15 +161,31 @@ def generated_now() -> str:
     """The report's "generated" time, ``2026-01-31 09:30 UTC``: now, or the time the environment's
     ``SOURCE_DATE_EPOCH`` (whole seconds since 1970, the reproducible-builds convention) names, so a
     build that sets it writes the same report for the same inputs. A value that is not a whole
-    number of seconds is ignored."""
+    number of seconds is ignored (:func:`source_date_epoch_problem` says why)."""
+    when = _source_date() or datetime.now(timezone.utc)
+    return when.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _source_date() -> datetime | None:
+    """The time ``SOURCE_DATE_EPOCH`` names, or ``None`` when it is unset or cannot be used."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    when = datetime.now(timezone.utc)
     if epoch.isascii() and epoch.isdigit():
         try:
-            when = datetime.fromtimestamp(int(epoch), timezone.utc)
+            return datetime.fromtimestamp(int(epoch), timezone.utc)
         except (OverflowError, OSError, ValueError):
-            pass
-    return when.strftime("%Y-%m-%d %H:%M UTC")
+            return None
+    return None
+
+
+def source_date_epoch_problem() -> str | None:
+    """Why a ``SOURCE_DATE_EPOCH`` that is set (not empty) does not fix the report's time, so a build
+    that meant to write the same report twice is told instead of getting two times; ``None`` when it
+    is unset, empty or used."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if not epoch.strip() or _source_date() is not None:
+        return None
+    return (f"SOURCE_DATE_EPOCH={quoted(epoch)} is not a whole number of seconds since 1970 within the dates "
+            "a report can carry, so the report carries the current time")
 
 
 def review_report(inspector: Inspector, config: ToolSearchConfig, context_length: int | None,

@@ -26,7 +26,7 @@ from ..engine.profile import load_profile
 from ..engine import readers
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
-from .textfmt import (list_items, one_line, output_file, write_output_file, parse_context_length as _context_length, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
+from .textfmt import (list_items, one_line, output_file, output_problem, write_output_file, parse_context_length as _context_length, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe, legacy_command_safe,
                       THOUSANDS_ZERO_GROUP, name_cell, runner_safe, split_context_lengths, text_table as _table,
                       whole_number)
@@ -40,10 +40,10 @@ from ..analysis.quantities import form_word
 from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
-from .common import (GOAL_HELP, Parser, goal_argument, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+from .common import (GOAL_HELP, Parser, cites_docs_page, goal_argument, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
+                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, reconfigured_servers, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
                      load_sources)
 
 if TYPE_CHECKING:
@@ -956,6 +956,10 @@ def _cmd_snapshot(args) -> int:
         if input_written_over(args.output, [("a config", path)]):
             raise UsageError(f"{args.output}: -o: that file is a config this snapshot reads; write the catalog to "
                              "another file (e.g. -o catalog.yaml)")
+    # judged before any server starts: a run that cannot save its catalog starts none
+    problem = output_problem(args.output) if args.output else None
+    if problem is not None:
+        raise UsageError(f"{args.output}: cannot write file ({problem}); no server was started")
     specs: list[ServerSpec] = []
     for path in args.configs:
         parsed = load_mcp_config(path)
@@ -1241,7 +1245,7 @@ class TerminalSafeStream:
         self._put("", flush=True)
 
     def write(self, text: str) -> int:
-        if "docs/" in text:
+        if not self.cited_docs and cites_docs_page(text):
             self.cited_docs = True
         # a line of text is a line of a CI log: '##[' in it (catalog, server or session text) is marked
         self._put(self._encodable(legacy_command_safe(reveal(_terminal_safe(text)))))
@@ -1450,6 +1454,7 @@ def _run(args: argparse.Namespace) -> int:
         _report_loaded(loaded.warnings, config, inspector)
         note_unused_settings(loaded.settings_files, getattr(args, "config", None))
         unconfigured_servers(getattr(args, "config", None), inspector)
+        reconfigured_servers(getattr(args, "config", None), inspector)
         if args.command != "recommend":  # recommend refuses it, in the same words
             warn_empty_catalog(inspector)
         scopes = scopes_from_args(args, inspector)

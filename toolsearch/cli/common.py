@@ -334,7 +334,17 @@ class Parser(argparse.ArgumentParser):
         """The help, and where the ``docs/`` pages it names are when they are not in the current
         folder (an installed wheel carries them inside the package)."""
         text = super().format_help()
-        return text + docs_note() if "docs/" in text else text
+        return text + docs_note() if cites_docs_page(text) else text
+
+
+#: A documentation page as help texts, warnings and findings cite it (``docs/reference.md``); a
+#: shipped example under ``docs/examples/`` is a file to read, named with its full path where it is.
+DOCS_PAGE = re.compile(r"\bdocs/[a-z0-9-]+\.md\b")
+
+
+def cites_docs_page(text: str) -> bool:
+    """Whether ``text`` names a ``docs/`` page (:data:`DOCS_PAGE`), so :func:`docs_note` applies."""
+    return "docs/" in text and DOCS_PAGE.search(text) is not None
 
 
 def docs_note() -> str:
@@ -578,6 +588,50 @@ def unconfigured_servers(config_path: str | None, inspector: Inspector) -> list[
     if empty and inspector.scoped(None).registration.tools:  # no tools at all: the commands say that instead
         print(one_line(f"toolsearch: warning: {empty_server_words(empty, config_path)}"), file=sys.stderr)
     return missing
+
+
+def reconfigured_servers(config_path: str | None, inspector: Inspector) -> list[str]:
+    """The catalog's servers that the harness config ``--config`` sets up otherwise than the catalog
+    was listed with, each as ``'name': what differs`` (``enabled: false``, an entry that cannot
+    be used and why, or the keys of the per-server ``tools`` block that differ:
+    ``tools.exclude``…), in the config's order, said on
+    stderr in one warning. The catalog's own record (``config:`` of a server, as ``snapshot``
+    writes it) is what registration applies, so a tool the config now leaves out, or a server it
+    turns off, would still be counted without a word. ``[]`` without ``--config``."""
+    from ..engine.registration import registration_effect  # noqa: PLC0415
+    from ..live.client import config_file_registration  # noqa: PLC0415
+
+    catalog = {server.name: server for server in inspector.scoped(None).catalog.servers}
+    differ: list[str] = []
+    for name, (enabled, registration, invalid) in config_file_registration(config_path).items():
+        server = catalog.get(name)
+        if server is None:
+            continue  # unconfigured_servers names it
+        if not enabled:
+            differ.append(f"{quoted(name)}: enabled: false")
+            continue
+        if invalid is not None:  # the harness cannot start it as written
+            differ.append(f"{quoted(name)}: an entry that cannot be used ({invalid})")
+            continue
+        listed = server.config.get("tools") if isinstance(server.config.get("tools"), Mapping) else {}
+        wanted = registration.get("tools") or {}
+        if registration_effect(server, listed) == registration_effect(server, wanted):
+            continue  # written otherwise, registered the same (resources: true is the default)
+        keys = [key for key in dict.fromkeys([*wanted, *listed]) if listed.get(key) != wanted.get(key)]
+        if keys:
+            differ.append(f"{quoted(name)}: {', '.join('tools.' + one_line(str(key)) for key in keys)}")
+    if differ:
+        print(one_line(f"toolsearch: warning: {reconfigured_words(str(config_path), differ)}"), file=sys.stderr)
+    return differ
+
+
+def reconfigured_words(config_path: str, differ: Sequence[str], judged: str = "these figures count") -> str:
+    """What :func:`reconfigured_servers` says, without the ``toolsearch: warning:`` prefix;
+    ``judged`` says who counts the servers as listed (``check --strict``: the gate)."""
+    return (f"{config_path} sets up {counted(len(differ), 'MCP server')} otherwise than the catalog was listed with "
+            f"({'; '.join(differ)}): {judged} {'its' if len(differ) == 1 else 'their'} tools as the catalog lists "
+            f"{'it' if len(differ) == 1 else 'them'}; list the servers' tools into the catalog again "
+            f"(toolsearch snapshot {config_path} -o CATALOG)")
 
 
 def empty_servers(inspector: Inspector) -> list[str]:

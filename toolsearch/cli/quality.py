@@ -357,6 +357,9 @@ def run(args: argparse.Namespace) -> int:
             return status
         raise ToolsearchError(f"unknown command {args.command!r}")
     except ToolsearchError as exc:
+        if args.command == "lint" and getattr(args, "format", None) == "github":
+            # as check --format github: a catalog that cannot be linted says why on the pull request too
+            print(github_command("error", str(exc), title="toolsearch lint: bad input"))
         print(f"toolsearch: error: {reveal(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into head: a decided verdict still stands

@@ -29,7 +29,7 @@ from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
 from ..analysis.sweep import listing_ladder
 from ..analysis.wording import agree, counted, share_cell
-from ..analysis.review import DEFAULT_QUERIES, companion_query_file, default_strategies, report_context_length, \
+from ..analysis.review import DEFAULT_QUERIES, companion_query_file, source_date_epoch_problem, default_strategies, report_context_length, \
     review_report
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig
@@ -41,7 +41,7 @@ from .examples import epilog
 from .common import (GOAL_HELP, gate_files, load_harness_config, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
                      headroom_pct, load_sources,
                      keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
-                     note_unused_settings, unconfigured_servers, unconfigured_words,
+                     note_unused_settings, unconfigured_servers, unconfigured_words, reconfigured_servers, reconfigured_words,
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from .textfmt import (github_command, name_cell, one_line, output_file, parse_context_lengths, runner_safe,
@@ -220,7 +220,8 @@ def add_parsers(sub: Any) -> None:
                    help="exit 2 when the config or a settings flag has a warning (an unknown or misspelt key, a "
                         "value out of range, no tools.tool_search block), or when no settings are given (no --config, "
                         "--threshold-pct or --listing-max-tokens): the gate then checks only settings someone wrote; and "
-                        "when the config's mcp_servers starts a server the catalog lacks (snapshot it again); it also "
+                        "when the config's mcp_servers starts a server the catalog lacks, or sets one up otherwise than "
+                        "the catalog was listed with (enabled, tools.include/exclude; snapshot it again); it also "
                         "starts no server: an MCP client config given as the catalog or --baseline is refused")
 
 
@@ -273,6 +274,11 @@ def run(args: argparse.Namespace) -> int:
             # the gate would judge a catalog in which the new server's tools took no room
             raise ReviewUsageError(f"check --strict: {unconfigured_words(args.config, unconfigured, 'the gate would judge')}, "
                                    "and commit the catalog with the config; or drop --strict to check the catalog as it is")
+        reconfigured = reconfigured_servers(args.config, inspector)
+        if getattr(args, "strict", False) and reconfigured:
+            # the gate would count tools the harness leaves out, or a server it does not start
+            raise ReviewUsageError(f"check --strict: {reconfigured_words(args.config, reconfigured, 'the gate would count')}, "
+                                   "and commit the catalog with the config; or drop --strict to check the catalog as it is")
         if getattr(args, "strict", False) and config.warnings:
             # a flag out of range (--listing-max-tokens 100) warns under the option typed (common.flag_warning)
             flags = [f"--{key.replace('_', '-')}" for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")
@@ -293,6 +299,9 @@ def run(args: argparse.Namespace) -> int:
             return _costs(args, inspector, config)
         return _check(args, inspector, config, secrets)
     except ToolsearchError as exc:
+        if args.command == "check" and getattr(args, "format", None) == "github":
+            # a pull request that breaks the catalog gets an annotation saying why, not only a red step
+            print(github_command("error", str(exc), title="toolsearch check: bad input"))
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
     except BrokenPipeError:  # e.g. piped into head: the verdict still stands
@@ -406,6 +415,9 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
     for problem in left_out:
         print(f"toolsearch: warning: {problem}", file=sys.stderr)
+    epoch_problem = source_date_epoch_problem()
+    if epoch_problem is not None:  # a build that meant to compare two reports byte for byte
+        print(f"toolsearch: warning: {one_line(epoch_problem)}", file=sys.stderr)
     try:
         write_output_file(args.output, html_text)
     except OSError as exc:

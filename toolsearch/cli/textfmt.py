@@ -256,6 +256,30 @@ _NOT_WRITTEN = {stat.S_IFBLK: "a block device, not a file", stat.S_IFSOCK: "a so
 NO_READER = "a named pipe with no reader: start the program that reads it first"
 
 
+def output_problem(path: str) -> str | None:
+    """Why the file an output option names (``-o``) cannot be written, as far as that can be told
+    without creating or opening anything, so a command whose work is slow or starts servers
+    refuses it first: an existing folder, socket or block device (the reasons
+    :func:`write_output_file` gives), a folder in the path that does not exist, or a file standing
+    where a folder should be. ``None`` when nothing is wrong yet (a named pipe is judged when
+    written, since opening it would disturb its reader)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        parent = os.path.dirname(path) or "."
+        if not os.path.lexists(parent):
+            return f"the folder {quoted(parent)} does not exist"
+        return None
+    except NotADirectoryError:
+        folder = os.path.dirname(path)
+        while folder and not os.path.isfile(folder):  # the nearest part of the path that is a file
+            folder = os.path.dirname(folder)
+        return f"{quoted(folder)} is a file, not a folder" if folder else "a part of the path is not a folder"
+    except OSError:
+        return None  # said when the file is written
+    return _NOT_WRITTEN.get(stat.S_IFMT(mode))
+
+
 def write_output_file(path: str, text: str) -> None:
     """Write ``text`` (UTF-8) to the file an output option names (``-o``, ``--export-queries``).
 

@@ -228,6 +228,21 @@ class Registration:
         return {t.name: t for t in self.tools}
 
 
+def registration_effect(server: Server, tools_config: Mapping[str, Any] | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What a per-server ``tools`` block (``include``, ``exclude``, ``resources``, ``prompts``)
+    does to ``server`` (docs/reference.md §24, §25.1): the names of its own tools that are
+    registered, in its order, and the utility kinds it gets (``resources``, ``prompts``: on, and
+    announced by the server). Two blocks with the same effect register the same tools
+    (``resources: true`` is the default; an ``exclude`` naming no tool of the server leaves it as is)."""
+    tools_config = tools_config if isinstance(tools_config, Mapping) else {}
+    names = [t.name for t in server.tools]
+    kept = tuple(filter_tool_names(names, tools_config)[0]) if server.kind == "mcp" else tuple(names)
+    caps = server.capabilities if server.kind == "mcp" and server.capabilities is not None else {}
+    utilities = tuple(kind for kind in ("resources", "prompts")
+                      if parse_bool_like(tools_config.get(kind))[0] and caps.get(kind) is not None)
+    return kept, utilities
+
+
 def _utility_tools(server: Server, profile: Profile) -> list[tuple[str, str, dict]]:
     """docs/reference.md §24: ``(key, description, parameters)`` for the utilities this server gets."""
     caps = server.capabilities

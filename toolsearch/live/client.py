@@ -2276,6 +2276,28 @@ def config_file_servers(path: str | Path | None) -> list[str]:
         return []
 
 
+def config_file_registration(path: str | Path | None) -> dict[str, tuple[bool, dict[str, Any], str | None]]:
+    """Each MCP server a harness config file configures, in file order, with whether it is
+    enabled, its per-server registration settings as a catalog records them
+    (:meth:`~toolsearch.live.mcpconfig.ServerSpec.registration_config`: ``{"tools": {...}}`` or
+    ``{}``) and why its entry cannot be used (``ServerSpec.invalid``, else ``None``); nothing is
+    started. ``{}`` where :func:`config_file_servers` gives ``[]``."""
+    from ..engine.catalog import _parse_text, read_source_text  # noqa: PLC0415
+    from ..engine.errors import ToolsearchError  # noqa: PLC0415
+    from .mcpconfig import is_mcp_config, parse_config_data  # noqa: PLC0415
+
+    if not path:
+        return {}
+    try:
+        data = _parse_text(read_source_text(Path(path)), str(path))
+        if not is_mcp_config(data):
+            return {}
+        servers = parse_config_data(data, str(path), base_dir=Path(path).parent).servers
+    except (ToolsearchError, RecursionError):
+        return {}
+    return {spec.name: (spec.enabled, spec.registration_config(), spec.invalid) for spec in servers}
+
+
 def read_source(path: str | Path) -> tuple[str, Any]:
     """Read and parse one SOURCE file once: ``("config", McpConfig)`` for an MCP client config
     (top level ``mcpServers`` / ``servers`` as a mapping / ``mcp_servers``), else
