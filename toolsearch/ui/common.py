@@ -42,7 +42,7 @@ from toolsearch.ui.cache import (_inspector, _read_sample, collect_released, fig
 from toolsearch.ui.origin import client_check  # noqa: F401
 from toolsearch.ui.scope_sidebar import (WHOLE_CATALOG, _scope_sidebar, _selected_scope_arg, app_scopes,  # noqa: F401
                                          put_scope, selected_scope)
-from toolsearch.ui.plan_blocks import (FORM_HELP, STATIC_TABLE_ROWS, TIER_BADGE, int_columns,  # noqa: F401
+from toolsearch.ui.plan_blocks import (FORM_HELP, SIDEBAR_SETTINGS, STATIC_TABLE_ROWS, TIER_BADGE, int_columns,  # noqa: F401
                                        number_columns, reasons, server_dataframe, server_table, sort_control,
                                        static_or_scrolling, steps_table, style_states, tier_badge)
 from toolsearch.ui.session_sources import sample_files as sample_session_files
