@@ -118,7 +118,8 @@ def block_for(v: common.View, multi, cfg, ladder) -> str:
     return export_block(multi, base, catalog_name=v.inspector.catalog.name, fingerprint=fingerprint,
                         version=__version__, tool_names=v.inspector.naming,
                         scope=v.inspector.scope.name if v.inspector.scope is not None else None,
-                        catalogs=common.shipped_sample_files(), lowered=lowered_changes(ladder, base, multi))
+                        catalogs=common.shipped_sample_files(), lowered=lowered_changes(ladder, base, multi),
+                        ladder=ladder)
 
 
 def with_value(values: tuple, value) -> list:
