@@ -88,11 +88,11 @@ def metric(at: AppTest, label_start: str) -> str:
 
 def export_of(rec, config, ins: Inspector) -> str:
     """The block for the default sample, whose gate line names its file as a command takes it, and
-    which says where it lists less than ``config``."""
+    which says where it lists less than ``config`` and from which headroom it would not."""
     ladder = listing_ladder(ins.planner, config, rec.planning_tokenizer)
     return export_block(rec, config, catalog_name=ins.catalog.name, fingerprint=catalog_key(ins.catalog),
                         version=__version__, catalogs=["sample_catalogs/team-workspace.yaml"],
-                        lowered=lowered_changes(ladder, config, rec))
+                        lowered=lowered_changes(ladder, config, rec), ladder=ladder)
 
 
 @needs_samples

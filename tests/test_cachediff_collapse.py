@@ -671,8 +671,8 @@ def test_page_shows_the_engine_diff_and_collapse():
     # the best collapse per context length moved to the Tuning page: one line here points there
     assert "cd_collapse_presets" not in tables
     assert any("Tuning page" in c.value for c in at.caption)
-    # B's threshold_pct input uses the sidebar's one-decimal format
-    assert at.number_input(key="cmp_b_pct").proto.format == at.number_input(key="threshold_pct_exact").proto.format == "%.1f"
+    # B's threshold_pct input uses the sidebar's format (5, 4.7: tests/test_app_budget_box_format.py)
+    assert at.number_input(key="cmp_b_pct").proto.format == at.number_input(key="threshold_pct_exact").proto.format == "%g"
 
 
 def test_page_naming_change_on_side_b():

@@ -30,7 +30,9 @@ Rules (:data:`RULES`, in report order):
   which sanitizing replaces (docs/reference.md §21.2: ``日本語サーバー`` → ``_______``), so the wire name
   keeps nothing of it; the finding names the original and the wire name.
 * ``duplicate-in-server`` (warning): a server lists the same tool name more than once; the later
-  copies are dropped.
+  copies are dropped. When several tools repeat (typically a server defined in two catalog files,
+  which the loader merges), one finding for the server, in the loader's words (how many, a few
+  names, which file's definitions are kept), with every name in :attr:`Finding.tools`.
 * ``description-empty`` (warning): no description, or whitespace only. MCP tools get the generated
   default description (docs/reference.md §22), which says nothing about what the tool does.
 * ``description-one-word`` (warning): a one-word description (no whitespace inside; text with
@@ -130,8 +132,8 @@ from .lint_rules import RULES
 from .schema_lint import lint_rows as schema_lint_rows, reported_here
 from ..engine.inspector import Inspector
 from ..engine.listing import short_description
-from ..engine.registration import (clamp_tool_name, filter_tool_names, replaced_entirely, sanitize_name_part,
-                                   unrecognizable_name_words)
+from ..engine.registration import (clamp_tool_name, filter_tool_names, repeated_tools_words, replaced_entirely,
+                                   sanitize_name_part, unrecognizable_name_words)
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 _NAME_SEPARATORS = re.compile(r"[_.:\-\s]+")
@@ -157,6 +159,8 @@ class Finding:
         fix: one line saying what to change.
         field: where in the tool, e.g. ``parameters.properties.path.description`` ("" = the tool).
         offset: character offset (code points) in that field, when the finding is at a place.
+        tools: for a finding about several tools of one server (``duplicate-in-server`` when more
+            than one tool repeats), their own names, every one ("" ``tool``; the message quotes a few).
     """
 
     rule: str
@@ -168,6 +172,7 @@ class Finding:
     fix: str
     field: str = ""
     offset: int | None = None
+    tools: tuple[str, ...] = ()
 
     def subject(self, separator: str = "/") -> str:
         """Whom the finding is about, as the ``lint`` line and the Quality page name it: the server
@@ -177,13 +182,15 @@ class Finding:
         return separator.join(shortened(x) for x in (self.server, self.tool) if x) or "catalog"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form; ``field`` and ``offset`` only when set."""
+        """JSON-ready form; ``field``, ``offset`` and ``tools`` only when set."""
         out: dict[str, Any] = {"rule": self.rule, "severity": self.severity, "server": self.server, "tool": self.tool,
                                "name": self.name, "message": self.message, "fix": self.fix}
         if self.field:
             out["field"] = self.field
         if self.offset is not None:
             out["offset"] = self.offset
+        if self.tools:
+            out["tools"] = list(self.tools)
         return out
 
 
@@ -236,6 +243,30 @@ class LintReport:
                 "short_description_max_chars": C.SHORT_DESCRIPTION_MAX_CHARS,
             },
         }
+
+
+#: The fix of ``duplicate-in-server``: for one server's list (``False``), for a server defined more
+#: than once (in several catalog files, or one file given twice) whose definitions repeat tools
+#: (``True``: the loader merged them, and its tools know their file).
+_REPEATED_FIX = {False: "List each tool once in the server's tools/list.",
+                 True: "Define the server once (in one catalog file), or leave the repeated tools out of all its "
+                       "definitions but one."}
+
+
+def _repeated_tools_finding(server: Any, repeated: Sequence[str]) -> Finding:
+    """The one ``duplicate-in-server`` finding for a server that lists several tools more than once
+    (``repeated``: their names, in order), in the words of the loader's warning
+    (:func:`~toolsearch.engine.registration.repeated_tools_words`: how many, a few names, which
+    file's definitions are kept); :attr:`Finding.tools` has every name."""
+    first: dict[str, Any] = {}
+    files: set[str] = set()
+    for tool in server.tools:
+        if tool.name in repeated:
+            first.setdefault(tool.name, tool)
+            files.add(tool.origin)
+    return Finding("duplicate-in-server", "warning", server.name, "", "",
+                   repeated_tools_words([first[name] for name in repeated]),
+                   _REPEATED_FIX[bool(files - {""})], tools=tuple(repeated))
 
 
 def probe_keywords(description: str) -> list[str]:
@@ -352,6 +383,9 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         counts: dict[str, int] = {}
         for n in names:
             counts[n] = counts.get(n, 0) + 1
+        repeated = [n for n in dict.fromkeys(names) if counts[n] > 1]
+        if len(repeated) > 1:  # one finding for the server, as the loader's warning: a shared server repeats dozens
+            findings.append(_repeated_tools_finding(server, repeated))
         by_wire: dict[str, list[str]] = {}
         for raw in dict.fromkeys(names):
             wire, full = _wire(server.name, server.kind, raw, naming)
@@ -360,10 +394,12 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                 add("name-unrecognizable", "warning", server.name, raw, wire, unrecognizable_name_words("tool", raw, wire),
                     "Ask the server's author for a tool name with ASCII letters or digits; the description is "
                     "then all the model has to go on.")
-            if counts[raw] > 1:
+            if counts[raw] > 1 and len(repeated) == 1:
+                copies = [t.origin for t in server.tools if t.name == raw]
+                kept = f" (from {copies[0]})" if copies[0] and len(set(copies)) > 1 else ""
                 add("duplicate-in-server", "warning", server.name, raw, wire,
-                    f"listed {counts[raw]} times; the harness keeps the first and drops the rest",
-                    "List each tool once in the server's tools/list.")
+                    f"listed {counts[raw]} times; the harness keeps the first{kept} and drops the rest",
+                    _REPEATED_FIX[bool(copies[0])])
             if wire != full:
                 cut_inside_server = len(C.MCP_TOOL_NAME_PREFIX + sanitize_name_part(server.name) + C.MCP_NAME_SEPARATOR) > \
                     C.MCP_TOOL_NAME_MAX_LENGTH - C.MCP_TOOL_NAME_HASH_LENGTH - 1

@@ -1224,15 +1224,24 @@ def headroom_listing_as_much(ladder: Ladder, config: ToolSearchConfig, rec: Mult
     return high
 
 
-def more_headroom_words(headroom: int | None) -> str:
+def more_headroom_clause(headroom: int | None, settings: str = "current") -> str:
     """What asking for more headroom would do where a reached recommendation lists less than the
-    current settings, in one sentence (the Tuning page's advice): ``headroom`` from
-    :func:`headroom_listing_as_much`, the smallest that lists as much (``None``: none does)."""
+    ``settings`` (``current`` or ``default``) settings, as a clause: ``headroom`` from
+    :func:`headroom_listing_as_much`, the smallest that lists as much (``None``: none does), e.g.
+    ``more headroom lists as much as the current settings at every length only from 149% headroom
+    on``. ``recommend``'s "lists less" line, its ``--yaml`` block, its markdown and the report end
+    with it (:func:`lowered_words`); the Tuning page says it as a sentence (:func:`more_headroom_words`)."""
     if headroom is None:
-        return (f"More headroom does not do it: no headroom up to {C.HEADROOM_PCT_MAX:,g}% gives a setting that meets "
-                "the goal and lists as much as the current settings at every length.")
-    return (f"More headroom lists as much as the current settings at every length only from {headroom:,}% "
-            "headroom on.")
+        return (f"more headroom does not do it: no headroom up to {C.HEADROOM_PCT_MAX:,g}% gives a setting that meets "
+                f"the goal and lists as much as the {settings} settings at every length")
+    return f"more headroom lists as much as the {settings} settings at every length only from {headroom:,}% headroom on"
+
+
+def more_headroom_words(headroom: int | None) -> str:
+    """:func:`more_headroom_clause` as one sentence (the Tuning page's advice): ``More headroom
+    lists as much as the current settings at every length only from 149% headroom on.``"""
+    clause = more_headroom_clause(headroom)
+    return clause[0].upper() + clause[1:] + "."
 
 
 def lowered_where(lowered: Sequence[tuple[int | None, str]]) -> str:
@@ -1254,20 +1263,26 @@ def no_tools_lines(rec: MultiRecommendation) -> list[str]:
 
 
 def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
-                  lowered: Sequence[tuple[int | None, str]]) -> str:
+                  lowered: Sequence[tuple[int | None, str]], ladder: Ladder | None = None) -> str:
     """Where ``rec`` lists less than the current settings (``config``; ``lowered`` from
     :func:`lowered_changes`, not empty), in one line, as ``recommend`` prints it and its
     ``--yaml`` block comments it: ``lists less than the default settings (threshold_pct 5,
     listing_max_tokens 4,000) at 1M (full → names) · it is the best reachable setting``, each
     length as :func:`context_words` writes it (as the block's ``# at 32K:`` lines)
     (``the current settings`` when ``config`` is not the defaults: a reader with no config yet
-    would not know which settings are "current")."""
+    would not know which settings are "current"). With ``ladder`` (the one ``rec`` was read off)
+    and ``rec`` reached, it ends with the headroom that lists as much (:func:`more_headroom_clause`
+    of :func:`headroom_listing_as_much`: the Tuning page's figure), e.g. ``· more headroom lists as
+    much as the default settings at every length only from 149% headroom on``."""
     defaults = (config.threshold_pct, config.listing_max_tokens) == (C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)
-    return (f"lists less than the {'default' if defaults else 'current'} settings (threshold_pct "
+    settings = "default" if defaults else "current"
+    return (f"lists less than the {settings} settings (threshold_pct "
             f"{config.threshold_pct:g}, listing_max_tokens "
             f"{config.listing_max_tokens:,}) at {lowered_where(lowered)}"
             + (" · it is the cheapest setting that meets the goal" if rec.reached
-               else " · it is the best reachable setting"))
+               else " · it is the best reachable setting")
+            + (f" · {more_headroom_clause(headroom_listing_as_much(ladder, config, rec), settings)}"
+               if ladder is not None and rec.reached else ""))
 
 
 def verdict_words(rec: MultiRecommendation) -> str:
@@ -1295,14 +1310,15 @@ def gate_line_text(label: str, command: str | None, words: str) -> str:
 
 
 def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
-                         lowered: Sequence[tuple[int | None, str]]) -> list[str]:
+                         lowered: Sequence[tuple[int | None, str]], ladder: Ladder | None = None) -> list[str]:
     """The recommendation in words, one line each, as ``toolsearch recommend`` prints it above its
     table and the design-review report shows it: the goal and lengths, the two settings (or why
     the goal is out of reach and the best reachable setting), the budget they are chosen for, where
     they list more than the goal asks, the headroom, where they list less than ``config`` (the
     current settings; ``lowered`` from :func:`lowered_changes`), every server left unnamed and,
     with recorded sessions, the called tools left unnamed (:func:`called_unnamed_lines`).
-    Catalog text (server names) is as given: the caller escapes it for its medium."""
+    ``ladder``: the one ``rec`` was read off, for the headroom that lists as much as ``config``
+    (:func:`lowered_words`). Catalog text (server names) is as given: the caller escapes it for its medium."""
     lengths = ", ".join(context_words(c.context_length) for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
     lines += keep_called_lines(rec)
@@ -1331,7 +1347,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                   f"listing_max_tokens {rec.listing_max_tokens}"]
     lines.append(f"headroom: {rec.headroom_pct:g}% · {rec.growth_words}")
     if lowered:
-        lines.append(lowered_words(rec, config, lowered))
+        lines.append(lowered_words(rec, config, lowered, ladder))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
     lines += no_tools_lines(rec)
     return (lines + large_share_lines(rec) + called_unnamed_lines(rec) + shorter_length_lines(rec)
@@ -1866,7 +1882,7 @@ def gate_lines(rec: MultiRecommendation, *, tool_names: str = "prefixed", profil
 def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_name: str, fingerprint: str,
                  version: str, tool_names: str = "prefixed", profile: str | None = None,
                  scope: str | None = None, catalogs: Sequence[str] = (), client_configs: Sequence[str] = (),
-                 lowered: Sequence[tuple[int | None, str]] = ()) -> str:
+                 lowered: Sequence[tuple[int | None, str]] = (), ladder: Ladder | None = None) -> str:
     """The harness config block for a recommendation, with where it came from.
 
     A ``tools: tool_search:`` YAML document that always carries ``threshold_pct`` and
@@ -1897,6 +1913,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
             check`` judges the whole catalog, so the comment says there is no gate line.
         lowered: from :func:`lowered_changes` (``ladder``, ``config``, ``rec``): the lengths where
             the block lists less than the settings it replaces; none, no such comment.
+        ladder: the one ``rec`` was read off: that comment then ends with the headroom that lists
+            as much as ``config`` (:func:`lowered_words`).
 
     Returns:
         YAML text ending in a newline; ``yaml.safe_load`` of it gives
@@ -1920,7 +1938,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
         lines.append(f"# {at_length(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")
     if lowered:  # what the block takes away from today's settings, named in the file a reviewer reads
-        lines.append(f"# {_comment_text(lowered_words(rec, config, lowered))}")
+        lines.append(f"# {_comment_text(lowered_words(rec, config, lowered, ladder))}")
     # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config
     # review sees must not trade a server away behind a count ("9 of 10 servers named")
     lines += [f"# not named: {_comment_text(server.reason)}" for server in rec.unnamed]

@@ -321,12 +321,12 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
     sessions = any(c.called_total is not None for c in rec.contexts)
     base = compared_with if compared_with is not None else config
     lowered = lowered_changes(ladder, base, rec)
-    lines = recommendation_lines(rec, base, lowered)
+    lines = recommendation_lines(rec, base, lowered, ladder)
     verdict = verdict_line(rec)  # the first line of recommend's text output
     block = export_block(rec, base, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
                          version=__version__, tool_names=inspector.naming, profile=profile_path,
                          scope=inspector.scope.name if inspector.scope is not None else None,
-                         catalogs=catalogs, client_configs=client_configs, lowered=lowered)
+                         catalogs=catalogs, client_configs=client_configs, lowered=lowered, ladder=ladder)
     differs = ""
     if (rec.threshold_pct, rec.listing_max_tokens) != (config.threshold_pct, config.listing_max_tokens):
         differs = ("<p class=\"muted\">" + esc(

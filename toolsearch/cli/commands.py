@@ -1081,7 +1081,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     from .. import __version__  # noqa: PLC0415
     from ..analysis.sessions import shown_names  # noqa: PLC0415
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
-                                      add_whole_catalog, export_block, lowered_changes, lowered_servers, outcome_rows, recommend_for_contexts,
+                                      add_whole_catalog, export_block, headroom_listing_as_much, lowered_changes, lowered_servers, outcome_rows, recommend_for_contexts,
                                       recommendation_lines, servers_without_tools, sessions_line,
                                       gate_line_text, gate_lines, verdict_line)
     from .review import recommendation_markdown  # noqa: PLC0415
@@ -1117,13 +1117,15 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       fingerprint=catalog_key(inspector.scoped(None).catalog), version=__version__,
                                       tool_names=args.tool_names, profile=args.profile,
                                       scope=inspector.scope.name if inspector.scope is not None else None,
-                                      **gate_files(args.sources, config_servers), lowered=lowered))
+                                      **gate_files(args.sources, config_servers), lowered=lowered, ladder=ladder))
         return status
     if fmt == "json":
         data = rec.to_dict()
         data["current"] = {"threshold_pct": config.threshold_pct, "listing_max_tokens": config.listing_max_tokens}
         data["lower_than_current"] = [{"context_length": c, "change": change, "no_longer_named": list(lost)}
                                       for c, change, lost in lowered_servers(ladder, config, rec)]
+        # the figure the "lists less" line and the Tuning page give: one function for every surface
+        data["headroom_listing_as_much"] = headroom_listing_as_much(ladder, config, rec)
         if args.session_sources:
             data["sessions"] = {"read": evidence.sessions_read, **evidence.uncounted.to_dict(),
                                 "catalog_drift": evidence.drift.to_dict(),
@@ -1145,10 +1147,10 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                                  sessions=sessions_line(rec) if args.session_sources else None,
                                                  tool_names=args.tool_names, profile=args.profile,
                                                  scope=inspector.scope.name if inspector.scope is not None else None,
-                                                 **gate_files(args.sources, config_servers)))
+                                                 **gate_files(args.sources, config_servers), ladder=ladder))
         return status
     print(verdict_line(rec))  # the report's verdict, above the same lines
-    for line in recommendation_lines(rec, config, lowered):
+    for line in recommendation_lines(rec, config, lowered, ladder):
         print(one_line(line))  # one line each: a tab or line break in a server name is written as an escape
     print(_table(rows, header))
     if args.session_sources:

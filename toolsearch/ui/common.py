@@ -42,7 +42,7 @@ from toolsearch.ui.cache import (_inspector, _read_sample, collect_released, fig
 from toolsearch.ui.origin import client_check  # noqa: F401
 from toolsearch.ui.scope_sidebar import (WHOLE_CATALOG, _scope_sidebar, _selected_scope_arg, app_scopes,  # noqa: F401
                                          put_scope, selected_scope)
-from toolsearch.ui.plan_blocks import (FORM_HELP, STATIC_TABLE_ROWS, TIER_BADGE, int_columns,  # noqa: F401
+from toolsearch.ui.plan_blocks import (FORM_HELP, SIDEBAR_SETTINGS, STATIC_TABLE_ROWS, TIER_BADGE, int_columns,  # noqa: F401
                                        number_columns, reasons, server_dataframe, server_table, sort_control,
                                        static_or_scrolling, steps_table, style_states, tier_badge)
 from toolsearch.ui.session_sources import sample_files as sample_session_files
@@ -383,8 +383,14 @@ def context_length_from_state() -> int | None:
 
 #: Number inputs shown with the budget sliders: (setting key, its number input's key).
 EXACT_INPUTS = (("threshold_pct", "threshold_pct_exact"), ("listing_max_tokens", "listing_max_tokens_exact"))
-#: The app's threshold_pct step (%): its sliders and boxes show one decimal, so a value is kept to it.
+#: The app's threshold_pct step (%): its sliders show one decimal, so a value is kept to it.
 THRESHOLD_PCT_STEP = 0.1
+#: How the threshold_pct boxes show their value (printf style): ``5`` and ``4.7``, as every other
+#: surface writes a threshold_pct (``5%``), not ``5.0`` (values are kept to :data:`THRESHOLD_PCT_STEP`,
+#: so ``%g`` never shows more than one decimal). The listing_max_tokens boxes keep Streamlit's ``%d``
+#: (``4000``): a box's format must print a plain number, so ``4,000`` is refused there; the slider
+#: above each box shows the value with its separator and its label gives the unit.
+THRESHOLD_PCT_FORMAT = "%g"
 _BUDGET_RANGES = {"threshold_pct": (C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX),
                   "listing_max_tokens": (C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX)}
 
@@ -441,7 +447,7 @@ def _budget_controls(sb) -> None:
               on_change=_settle_state, args=("threshold_pct", "threshold_pct", "threshold_pct_exact"),
               help="Share of the context length the listing may use.")
     sb.number_input("threshold_pct (%)", value=st.session_state["threshold_pct_exact"], step=THRESHOLD_PCT_STEP,
-                    format="%.1f", key="threshold_pct_exact", on_change=_settle_state,
+                    format=THRESHOLD_PCT_FORMAT, key="threshold_pct_exact", on_change=_settle_state,
                     args=("threshold_pct_exact", "threshold_pct", "threshold_pct_exact"), label_visibility="collapsed",
                     help="Type an exact value (0.1 steps, 0–100); the realistic range is about 0.5–10%.")
     sb.slider("listing_max_tokens (tokens)", C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX,

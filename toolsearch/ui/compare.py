@@ -144,7 +144,8 @@ def side_b_controls(v: common.View) -> tuple[Side | None, str | None]:
         budget[0].number_input("B: custom context length (tokens)", min_value=1, max_value=C.CONTEXT_LENGTH_MAX,
                                step=1000, key="cmp_b_ctx_custom")
     # as the sidebar's boxes: out of range is clamped, threshold_pct kept to 0.1 steps, with a note
-    budget[1].number_input("B: threshold_pct (%)", step=common.THRESHOLD_PCT_STEP, format="%.1f", key="cmp_b_pct",
+    budget[1].number_input("B: threshold_pct (%)", step=common.THRESHOLD_PCT_STEP, format=common.THRESHOLD_PCT_FORMAT,
+                           key="cmp_b_pct",
                            on_change=_settle_b, args=("cmp_b_pct", "threshold_pct"),
                            help="Share of the context length the listing may use (0.1 steps, 0–100).")
     budget[2].number_input("B: listing_max_tokens", step=1, key="cmp_b_cap",

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from toolsearch.analysis.sweep import plan_counts
-from toolsearch.analysis.quantities import SERVER_TOKEN_COLUMNS, TIER_LABELS, form_word
+from toolsearch.analysis.quantities import SERVER_TOKEN_COLUMNS, TIER_LABELS, form_word, length_label
 from toolsearch.analysis.wording import counted
 from toolsearch.engine.listing import collapsed_words
 from toolsearch.engine.plan import Plan
@@ -31,9 +31,26 @@ FORM_HELP = {
 }
 
 
-def tier_badge(plan: Plan) -> None:
+#: How the tier bar names the sidebar's settings on the pages that also give a recommendation.
+SIDEBAR_SETTINGS = "Sidebar settings"
+
+
+def settings_words(plan: Plan, whose: str) -> str:
+    """Whose settings ``plan`` is for and their figures, as the tier bar opens with them on pages
+    that also show other settings: ``Sidebar settings (5%, 4,000 tokens) at 200K`` (threshold_pct,
+    listing_max_tokens in tokens, context length as :func:`~toolsearch.analysis.quantities.length_label`
+    writes it)."""
+    return (f"{whose} ({plan.config.threshold_pct:g}%, {plan.config.listing_max_tokens:,} tokens) "
+            f"at {length_label(plan.context_length)}")
+
+
+def tier_badge(plan: Plan, whose: str | None = None) -> None:
     """Tier and form as one colored bar (the form's state color), and a notice under it when they
-    changed since the previous run (a slider move that crosses a tier boundary is hard to miss)."""
+    changed since the previous run (a slider move that crosses a tier boundary is hard to miss).
+
+    ``whose`` (e.g. ``"Sidebar settings"``) opens the bar with whose settings it shows and their
+    figures (:func:`settings_words`): on a page that also gives a recommendation, a bar without it
+    reads as the recommendation's outcome."""
     label, _ = TIER_BADGE[plan.tier]
     color = STATE_COLORS[plan.listing_form] if plan.activated else STATE_COLORS["visible"]
     text = palette.text_on(color)
@@ -43,7 +60,8 @@ def tier_badge(plan: Plan) -> None:
     st.markdown(
         f'<div data-testid="tier-bar" style="background:{color};color:{text};padding:.45rem .8rem;'
         f'border-radius:.5rem;font-size:1.05rem;margin:.2rem 0 .6rem 0">'
-        f'<b>{label}</b> &nbsp;·&nbsp; <b>Form: {html.escape(plan_counts(plan).label)}</b> &nbsp;·&nbsp; {words}</div>',
+        + (f'{html.escape(settings_words(plan, whose))}: ' if whose else '')
+        + f'<b>{label}</b> &nbsp;·&nbsp; <b>Form: {html.escape(plan_counts(plan).label)}</b> &nbsp;·&nbsp; {words}</div>',
         unsafe_allow_html=True)
     view = st.session_state.get("_view")
     source = getattr(view, "source_label", None)  # the sidebar's View, when the router made one

@@ -50,7 +50,7 @@ if common.require_catalog(v):
     cfg, ctx = v.config, v.context_length
     plan = v.plan
     ins = v.inspector
-    common.tier_badge(plan)
+    common.tier_badge(plan, common.SIDEBAR_SETTINGS)  # not the recommendation's: said on the bar
     st.markdown(
         "A single HTML file for a design review: the date, toolsearch version, catalog fingerprint and settings; "
         "the settings the Tuning page recommends across context lengths, with their config block; the catalog "

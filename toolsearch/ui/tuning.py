@@ -23,7 +23,8 @@ from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_
                                            keep_forces_lines, frontier, headroom_listing_as_much, large_share_lines,
                                            lowered_changes, lowered_servers, lowered_where, more_headroom_words, no_tools_lines,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
-                                           verdict_line)
+                                           verdict_line, MultiRecommendation)
+from toolsearch.analysis.report import tier_and_form
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, share_cell
 from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
 from toolsearch.analysis.sessions import listing_evidence, shown_name
@@ -117,7 +118,8 @@ def block_for(v: common.View, multi, cfg, ladder) -> str:
     return export_block(multi, base, catalog_name=v.inspector.catalog.name, fingerprint=fingerprint,
                         version=__version__, tool_names=v.inspector.naming,
                         scope=v.inspector.scope.name if v.inspector.scope is not None else None,
-                        catalogs=common.shipped_sample_files(), lowered=lowered_changes(ladder, base, multi))
+                        catalogs=common.shipped_sample_files(), lowered=lowered_changes(ladder, base, multi),
+                        ladder=ladder)
 
 
 def with_value(values: tuple, value) -> list:
@@ -253,12 +255,26 @@ def show_pins(v: common.View, multi, lengths: list, evidence: list, labels: list
                   if len(known) < len(lengths) else ""))
 
 
+def recommended_outcome_words(v: common.View, multi: MultiRecommendation) -> str:
+    """What the recommended settings give at the sidebar's context length, in the words of the
+    report's subtitle (:func:`toolsearch.analysis.report.tier_and_form`), beside what the tier bar at
+    the top of the page is for (the sidebar's settings), e.g. ``At the sidebar's context length
+    (200K) the recommended settings give tier 1 · form names · 9 of 9 servers named (178 tools);
+    the bar at the top is the sidebar's own settings.``"""
+    ctx = ctx_text(v.context_length)
+    if (multi.threshold_pct, multi.listing_max_tokens) == (v.config.threshold_pct, v.config.listing_max_tokens):
+        return f"The sidebar holds the recommended settings: the bar at the top is their outcome at {ctx}."
+    return (f"At the sidebar's context length ({ctx}) the recommended settings give "
+            f"{tier_and_form(v.plan_for(v.context_length, multi.apply(v.config)))}; the bar at the top is the "
+            "sidebar's own settings.")
+
+
 v = common.view()
 st.title("Tuning")
 if common.require_catalog(v):
     cfg, ctx = v.config, v.context_length
     ladder = ladder_for(v)
-    common.tier_badge(v.plan)
+    common.tier_badge(v.plan, common.SIDEBAR_SETTINGS)  # not the recommendation's: said on the bar
     signals.tier2_banner(v.plan)
     st.caption(f"Sidebar: context length {ctx_text(ctx)} · threshold_pct {cfg.threshold_pct:g}% · "
                f"listing_max_tokens {cfg.listing_max_tokens:,} tokens · planning tokenizer {ladder.planning_tokenizer}. "
@@ -398,6 +414,8 @@ if common.require_catalog(v):
                        # says which); "not reachable" under "best reachable" contradicted itself
                        f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "none",
                        with_headroom, delta_color="off", delta_arrow="off", width="content")
+        # the recommendation's own outcome where the bar at the top gives the sidebar's: the bar is not the answer
+        st.caption(recommended_outcome_words(v, multi))
         if multi.cap_floor_words:  # the two metrics above differ: say why, in the words of toolsearch recommend
             st.caption(common.md_escape(multi.cap_floor_words + "."))
         if not multi.reached:
