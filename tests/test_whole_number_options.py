@@ -95,3 +95,15 @@ def test_a_thousands_separator_in_a_list_of_caps_is_refused_as_in_a_list_of_leng
     for text in ("12,050", "1,000,000", "4,000, 8000"):
         with pytest.raises(argparse.ArgumentTypeError, match="thousands separator"):
             _option_type("sweep", "--listing-max-tokens")(text)
+
+
+def test_a_huge_listing_max_tokens_is_named_in_exponent_form_not_as_hundreds_of_digits() -> None:
+    catalog = "sample_catalogs/five-servers.yaml"
+    for command in ("plan", "sweep"):
+        huge = run_cli(command, catalog, "--listing-max-tokens", "1e400")
+        assert huge.returncode == 0, huge.stderr
+        warning = next(line for line in huge.stderr.splitlines() if "--listing-max-tokens" in line)
+        assert "1e+400 is outside 200..60000, so it was clamped to 60000" in warning, warning
+        assert "0" * 20 not in warning and len(warning) < 160, warning
+    seventeen = run_cli("plan", catalog, "--listing-max-tokens", "12345678901234567")
+    assert "--listing-max-tokens 1.23457e+16 is outside" in seventeen.stderr, seventeen.stderr

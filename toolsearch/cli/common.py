@@ -525,9 +525,22 @@ def flag_warning(warning: str, overrides: Mapping[str, Any], options: Mapping[st
         head = f"tools.tool_search.{key}: {shown_value(value)} "
         if value is not None and warning.startswith(head):
             option = (options or {}).get(key) or "--" + key.replace("_", "-")
-            typed = f"{value:g}" if isinstance(value, float) else value
+            typed = f"{value:g}" if isinstance(value, float) else typed_whole(value)
             return f"{option} {typed} {warning[len(head):]}"
     return warning
+
+
+def typed_whole(value: Any) -> str:
+    """A whole-number option's value (an ``int`` or its digits, as ``--listing-max-tokens`` hands
+    them on) as a warning names it: as written up to 15 digits
+    (``60000``), past that in exponent form (``1e+400``: a value given as ``1e400`` is not
+    repeated as 401 digits)."""
+    digits = str(value).lstrip("-")
+    if not isinstance(value, bool) and digits.isdigit() and digits.isascii() and len(digits) > 15:
+        from decimal import Context  # noqa: PLC0415
+
+        return format(Context(prec=6).create_decimal(value).normalize(), "g")
+    return str(value)
 
 
 def empty_query_warning(queries: Sequence[str], option: str = "-q") -> str | None:
