@@ -33,7 +33,7 @@ from ..engine.inspector import Inspector
 from ..engine.listing import short_description
 from ..engine.plan import Plan
 from ..engine.tokens import chars4, compact_json, get_tokenizer, tools_array_tokens
-from .wording import agree as _verb, counted as _counted
+from .wording import agree as _verb, counted as _counted, threshold_words
 from .quantities import form_word
 from .sweep import plan_counts
 
@@ -714,7 +714,7 @@ def _plan_causes(p: _Pair, f: _Findings) -> None:
     if _ctx(a.context_length) != _ctx(b.context_length):
         settings.append(f"context length {_ctx(a.context_length)} → {_ctx(b.context_length)}")
     if a.config.threshold_pct != b.config.threshold_pct:
-        settings.append(f"threshold_pct {a.config.threshold_pct:g} → {b.config.threshold_pct:g}")
+        settings.append(f"{threshold_words(a.config.threshold_pct)} → {b.config.threshold_pct:g}%")
     if a.config.listing_max_tokens != b.config.listing_max_tokens:
         settings.append(f"listing_max_tokens {a.config.listing_max_tokens:,} → {b.config.listing_max_tokens:,}")
     if pa.budget != pb.budget:

@@ -19,6 +19,7 @@ from toolsearch.analysis import palette
 from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.engine.invisible import reveal, shortened
 from toolsearch.analysis.quantities import TOOL_SCHEMA_COLUMN, form_word, length_label
+from toolsearch.analysis.wording import threshold_words
 from toolsearch.engine.plan import Plan, ServerPlan
 
 #: The four per-server cost kinds: (ServerPlan field, legend label, color). Their colors are the
@@ -727,7 +728,7 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
         y_title = "threshold_pct (% of context, log scale)"
     else:
         pct = rows[0].threshold_pct if rows else None
-        title = f"at threshold_pct {pct:g}%" if pct is not None else None
+        title = f"at {threshold_words(pct)}" if pct is not None else None
         y_title = "listing_max_tokens (tokens, log scale)"
     fig.update_layout(
         font=FONT, height=540, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),

@@ -35,7 +35,7 @@ import yaml
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
-from ..engine.wording import agree, counted
+from ..engine.wording import agree, counted, settings_words
 from .wording import share_cell
 from .quantities import context_share, context_words, form_word, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
 from ..engine.invisible import quoted, reveal, reveal_line
@@ -1111,7 +1111,7 @@ def suggestion_cost_words(rec: MultiRecommendation) -> str:
     """What the settings of ``rec`` cost, in words, for a goal suggested beside another answer: the two
     settings, then the listing at every listed length in tokens and as a share of that context length
     (:func:`toolsearch.analysis.quantities.context_share`, as the report and the large-share lines
-    write it), e.g. ``that goal takes threshold_pct 22.4 and listing_max_tokens 44,789: a listing of
+    write it), e.g. ``that goal takes threshold_pct 22.4%, listing_max_tokens 44,789: a listing of
     38 tokens at 32K (0.1% of the context), 44,789 tokens at 200K (22.4% of the context) and 44,789
     tokens at 1M (4.5% of the context)``."""
     parts = []
@@ -1119,7 +1119,7 @@ def suggestion_cost_words(rec: MultiRecommendation) -> str:
         share = context_share(c.listing_tokens, c.context_length)
         parts.append(f"{c.listing_tokens:,} tokens {at_length(c.context_length)}"
                      + (f" ({share} of the context)" if share else ""))
-    return (f"that goal takes threshold_pct {rec.threshold_pct:g} and listing_max_tokens {rec.listing_max_tokens:,}: "
+    return (f"that goal takes {settings_words(rec.threshold_pct, rec.listing_max_tokens)}: "
             f"a listing of {_and(parts)}")
 
 
@@ -1266,7 +1266,7 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
                   lowered: Sequence[tuple[int | None, str]], ladder: Ladder | None = None) -> str:
     """Where ``rec`` lists less than the current settings (``config``; ``lowered`` from
     :func:`lowered_changes`, not empty), in one line, as ``recommend`` prints it and its
-    ``--yaml`` block comments it: ``lists less than the default settings (threshold_pct 5,
+    ``--yaml`` block comments it: ``lists less than the default settings (threshold_pct 5%,
     listing_max_tokens 4,000) at 1M (full → names) · it is the best reachable setting``, each
     length as :func:`context_words` writes it (as the block's ``# at 32K:`` lines)
     (``the current settings`` when ``config`` is not the defaults: a reader with no config yet
@@ -1276,9 +1276,8 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
     much as the default settings at every length only from 149% headroom on``."""
     defaults = (config.threshold_pct, config.listing_max_tokens) == (C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)
     settings = "default" if defaults else "current"
-    return (f"lists less than the {settings} settings (threshold_pct "
-            f"{config.threshold_pct:g}, listing_max_tokens "
-            f"{config.listing_max_tokens:,}) at {lowered_where(lowered)}"
+    return (f"lists less than the {settings} settings ({settings_words(config.threshold_pct, config.listing_max_tokens)}) "
+            f"at {lowered_where(lowered)}"
             + (" · it is the cheapest setting that meets the goal" if rec.reached
                else " · it is the best reachable setting")
             + (f" · {more_headroom_clause(headroom_listing_as_much(ladder, config, rec), settings)}"
@@ -1343,8 +1342,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
         worst = rec.worst
         lines += [f"not reachable at every listed context length: {rec.reason}",
                   f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at every "
-                  f"length, {rec.fallback_words}): threshold_pct {rec.threshold_pct:g}, "
-                  f"listing_max_tokens {rec.listing_max_tokens}"]
+                  f"length, {rec.fallback_words}): {settings_words(rec.threshold_pct, rec.listing_max_tokens)}"]
     lines.append(f"headroom: {rec.headroom_pct:g}% · {rec.growth_words}")
     if lowered:
         lines.append(lowered_words(rec, config, lowered, ladder))

@@ -33,7 +33,7 @@ from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS,
                         not_deferred_words, lowered_changes, outcome_rows, recommendation_lines, sessions_line,
                         verdict_line)
 from .sweep import plan_counts
-from .wording import counted, evaluation_share, mean_reciprocal_rank, severity_counts
+from .wording import counted, evaluation_share, mean_reciprocal_rank, settings_words, severity_counts
 from ..engine.listing import collapsed_words
 from ..engine.plan import Plan
 from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, heat_rows, listing_ladder,
@@ -199,8 +199,7 @@ def _settings(plan: Plan, config: ToolSearchConfig, inspector: Inspector, contex
     parts = [lead + _table(["setting", "value"], rows),
              "<p>The " + ("current " if recommended is not None else "") + "<code>tools.tool_search</code> block (only the keys that differ from the reference defaults"
              + ("" if changed_keys(config) else
-                f"; none do here: threshold_pct {config.threshold_pct:g} and listing_max_tokens "
-                f"{config.listing_max_tokens:,} are the defaults")
+                f"; none do here: {settings_words(config.threshold_pct, config.listing_max_tokens)} are the defaults")
              + "):</p>",
              f"<pre>{esc(dump_config_block(config))}</pre>"]
     if config.warnings:
@@ -330,8 +329,8 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
     differs = ""
     if (rec.threshold_pct, rec.listing_max_tokens) != (config.threshold_pct, config.listing_max_tokens):
         differs = ("<p class=\"muted\">" + esc(
-            f"The rest of this report shows the settings it was built with (threshold_pct {config.threshold_pct:g}, "
-            f"listing_max_tokens {config.listing_max_tokens:,}); the block below is the one to ship for this goal.")
+            "The rest of this report shows the settings it was built with "
+            f"({settings_words(config.threshold_pct, config.listing_max_tokens)}); the block below is the one to ship for this goal.")
             + "</p>")
     warned = "".join(f"<p><strong>Warning:</strong> {esc(words)}</p>" for words in warnings)
     # With the sessions' called servers kept named, "Not keepable" names the same tools (with their servers) as
@@ -389,8 +388,8 @@ def _meta(generated: str | None, fingerprint: str | None, source_label: str | No
           config: ToolSearchConfig, context_length: int | None, context_note: str = "", current: bool = False) -> str:
     rows = [("generated", generated or "—"), ("toolsearch version", __version__),
             ("catalog fingerprint", fingerprint or "—"), ("source", source_label or "—"),
-            ("current settings" if current else "settings", f"context length {_context(context_length, context_note)} · threshold_pct {config.threshold_pct:g}% · "
-                         f"listing_max_tokens {config.listing_max_tokens:,} · enabled {config.enabled} · "
+            ("current settings" if current else "settings", f"context length {_context(context_length, context_note)} · "
+                         f"{settings_words(config.threshold_pct, config.listing_max_tokens)} · enabled {config.enabled} · "
                          f"listing {config.listing} · planning tokenizer {plan.planning_tokenizer} · "
                          f"display tokenizer {plan.display_tokenizer}")]
     return '<dl class="meta">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows) + "</dl>"
@@ -501,14 +500,14 @@ def recommended_words(rec: MultiRecommendation) -> str:
     Recommended settings across context lengths."""
     lengths = ", ".join(Q.length_label(c.context_length) for c in rec.contexts)
     head = "Recommended" if rec.reached else "Best reachable (goal not reached)"
-    return (f"{head}: threshold_pct {rec.threshold_pct:g}, listing_max_tokens {rec.listing_max_tokens:,} "
+    return (f"{head}: {settings_words(rec.threshold_pct, rec.listing_max_tokens)} "
             f"({rec.goal_words}; context lengths {lengths})")
 
 
 def current_settings_words(config: ToolSearchConfig, rec: MultiRecommendation) -> str:
     """Which settings the report's listing figures are computed at, beside a recommendation: the
     current ones (``config``), said to differ from the recommended ones, or to be them."""
-    now = f"threshold_pct {config.threshold_pct:g}, listing_max_tokens {config.listing_max_tokens:,}"
+    now = settings_words(config.threshold_pct, config.listing_max_tokens)
     if (rec.threshold_pct, rec.listing_max_tokens) == (config.threshold_pct, config.listing_max_tokens):
         return f"Current settings ({now}): the recommended ones; the figures below are computed at them."
     return (f"Current settings ({now}), not the recommended ones: the listing, budget, tier, server and cost "
@@ -627,8 +626,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
                  f"{len(inspector.full_registration.tools):,} tools) · " if inspector.scope is not None else "")
                 + ("Figures below at the current settings: context length " if recommendation is not None
                    else "Context length ")
-                + f"{_context(context_length, context_note)} · threshold_pct {config.threshold_pct:g}% · "
-                f"listing_max_tokens {config.listing_max_tokens:,} tokens · {tier_and_form(plan)}")
+                + f"{_context(context_length, context_note)} · "
+                f"{settings_words(config.threshold_pct, config.listing_max_tokens)} · {tier_and_form(plan)}")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         # A title is plain text (no <mark>): the markers alone.

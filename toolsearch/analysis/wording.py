@@ -1,8 +1,9 @@
 """Counts in words: ``1 warning``, ``8 warnings``, ``0 errors`` — one rule for the report, the CLI
 and the app's summaries, so no count reads ``0 error`` or ``1 tool(s)``.
 
-:func:`counted` and :func:`agree` live in ``toolsearch.engine.wording`` (so the engine and the live
-layer use them too) and are re-exported here."""
+:func:`counted`, :func:`agree`, :func:`threshold_words` and :func:`settings_words` live in
+``toolsearch.engine.wording`` (so the engine and the live layer use them too) and are re-exported
+here."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Mapping
 
-from ..engine.wording import agree, counted
+from ..engine.wording import agree, counted, settings_words, threshold_words
 
 #: How each lint severity is counted (``info`` is not a countable noun on its own).
 SEVERITY_NOUNS: dict[str, tuple[str, str]] = {
@@ -100,7 +101,7 @@ def shown_path(path: str | os.PathLike[str], cwd: str | os.PathLike[str] | None 
     return str(full) if Path(path).is_absolute() else str(path)
 
 
-__all__ = ["counted", "agree", "severity_counts", "shown_path", "SEVERITY_NOUNS"]
+__all__ = ["counted", "agree", "settings_words", "threshold_words", "severity_counts", "shown_path", "SEVERITY_NOUNS"]
 
 
 #: The gate term and the coverage floor (docs/reference.md §7.4) in plain words, where a page first

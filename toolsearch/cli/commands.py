@@ -37,7 +37,7 @@ from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, canonica
                                  side_by_side_names, variant_label, variant_options)
 from ..analysis import quantities as Q
 from ..analysis.quantities import form_word
-from ..analysis.wording import counted
+from ..analysis.wording import counted, settings_words
 from .. import __version__
 from .examples import add_examples
 from .common import (GOAL_HELP, Parser, cites_docs_page, goal_argument, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
@@ -424,7 +424,7 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
     print(f"catalog: {one_line(inspector.catalog.name)} ({counted(len(inspector.full_registration.tools), 'tool')})")
     if inspector.scope is not None:
         print(_terminal_safe(scope_line(inspector)))
-    print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
+    print(f"context length: {ctx}; {settings_words(config.threshold_pct, config.listing_max_tokens)}")
     print(f"budget: {plan.budget:,} tokens = min({config.listing_max_tokens:,}, {plan.pct_leg:,}); decided by {plan.budget_winner}")
     could = "" if plan.activated else f" (tool search is not active: {plan.deferred_count:,} could be)"
     print(f"tier {plan.tier}, listing form {plan_counts(plan).label}; {Q.deferred_tools(plan):,} deferred{could}, "

@@ -22,6 +22,7 @@ from ..engine import constants as C
 from .common import Once, add_timeout_argument, as_typed, load_harness_config, broken_pipe_status, decided, print_json, with_flags
 from .textfmt import name_cell, one_line, text_table as _table
 from ..analysis.quantities import SERVER_TOKEN_COLUMNS, form_word, length_label
+from ..analysis.wording import settings_words
 from ..engine.config import ToolSearchConfig, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
@@ -146,8 +147,8 @@ def format_diff(diff: CacheDiff) -> str:
     """The human-readable ``diff`` report (plain text)."""
     out = []
     for s in (diff.a, diff.b):
-        out.append(f"{s.label}: {s.source} · context length {_ctx(s.context_length)} · threshold_pct {s.threshold_pct:g} · "
-                   f"listing_max_tokens {s.listing_max_tokens:,} · {s.tokenizer} · {s.naming} names"
+        out.append(f"{s.label}: {s.source} · context length {_ctx(s.context_length)} · "
+                   f"{settings_words(s.threshold_pct, s.listing_max_tokens)} · {s.tokenizer} · {s.naming} names"
                    f"{'' if s.profile == 'toolsearch default' else ' · profile ' + s.profile}")
         out.append(f"   budget {s.budget:,} tokens → tier {s.tier}, form {s.listing_outcome if s.listing_form == 'mixed' else form_word(s.listing_form)}; {s.deferred_count:,} deferred, "
                    f"{s.visible_count:,} visible; tools array with tool search {s.tools_tokens:,} tokens "
@@ -208,8 +209,7 @@ def format_collapse(cmp: CollapseComparison, catalog: str) -> str:
     out = [
         "WHAT-IF, not the reference behavior: the best collapse choice under the same budget.",
         f"catalog: {one_line(catalog)} ({cmp.groups} servers) · context length {_ctx(cmp.context_length)} · "
-        f"threshold_pct "
-        f"{cmp.threshold_pct:g} · listing_max_tokens {cmp.listing_max_tokens:,} → budget {cmp.budget:,} tokens "
+        f"{settings_words(cmp.threshold_pct, cmp.listing_max_tokens)} → budget {cmp.budget:,} tokens "
         f"({cmp.tokenizer})",
         f"verdict: {cmp.summary}",
         f"{METHOD_HEADING}: {method_words(cmp.method, cmp.exact)}",  # the app's words; --json keeps `method`

@@ -28,7 +28,7 @@ from ..engine.invisible import quoted
 from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
 from ..analysis.sweep import listing_ladder
-from ..analysis.wording import agree, counted, share_cell
+from ..analysis.wording import agree, counted, settings_words, share_cell
 from ..analysis.review import DEFAULT_QUERIES, companion_query_file, source_date_epoch_problem, default_strategies, report_context_length, \
     review_report
 from ..engine import constants as C
@@ -265,8 +265,8 @@ def run(args: argparse.Namespace) -> int:
                 and all(getattr(args, key, None) is None for key in ("threshold_pct", "listing_max_tokens"))):
             # no settings given at all: the gate would pass or fail the defaults, which nobody wrote
             raise ReviewUsageError(f"check --strict: no --config and no --threshold-pct or --listing-max-tokens, so "
-                                   f"it would check the defaults (threshold_pct {config.threshold_pct:g}, "
-                                   f"listing_max_tokens {config.listing_max_tokens:,}); give the harness config with "
+                                   f"it would check the defaults ({settings_words(config.threshold_pct, config.listing_max_tokens)}); "
+                                   "give the harness config with "
                                    "--config FILE, or drop --strict to check the defaults")
         inspector, secrets, config_servers = _load(args, args.sources, config)
         unconfigured = unconfigured_servers(args.config, inspector)
@@ -607,8 +607,7 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
     s = result.suggestion
     if s is not None:
         if s.reached:
-            lines.append(f"settings that reach it at every length: threshold_pct {s.threshold_pct:g}, "
-                         f"listing_max_tokens {s.listing_max_tokens:,}"
+            lines.append(f"settings that reach it at every length: {settings_words(s.threshold_pct, s.listing_max_tokens)}"
                          + (f" (listing up to {max(o.listing_tokens for o in s.contexts):,} tokens)"
                             if s.contexts else "")
                          + (f", with {s.headroom_pct:g}% headroom" if s.headroom_pct else
@@ -671,7 +670,7 @@ def _goal_line(result: check_mod.CheckResult) -> str:
 
 def _settings_words(config: ToolSearchConfig) -> str:
     """The settings a listing depends on, as the check's settings line says them."""
-    words = f"threshold_pct {config.threshold_pct:g}, listing_max_tokens {config.listing_max_tokens:,}"
+    words = settings_words(config.threshold_pct, config.listing_max_tokens)
     for key, default in (("enabled", C.ENABLED_DEFAULT), ("listing", C.LISTING_DEFAULT)):
         if getattr(config, key) != default:
             words += f", {key} {getattr(config, key)}"

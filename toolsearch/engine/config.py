@@ -20,6 +20,7 @@ from . import constants as C
 from . import readers
 from .errors import ConfigError
 from .secrets import mask_token_shapes
+from .wording import settings_words
 
 #: Longest value quoted in a config warning (past it, cut with "…").
 SHOWN_VALUE_MAX_CHARS = C.SHOWN_VALUE_MAX_CHARS
@@ -288,8 +289,7 @@ def load_config(path: str | Path) -> ToolSearchConfig:
         where = "no tools key" if tools is None else (
             "tools has no tool_search key" + (f" (it has {', '.join(map(str, list(tools)[:6]))})" if tools else ""))
         return ToolSearchConfig(warnings=(f"{path}: {where}, so the tools.tool_search defaults apply "
-                                          f"(threshold_pct {C.THRESHOLD_PCT_DEFAULT:g}, listing_max_tokens "
-                                          f"{C.LISTING_MAX_TOKENS_DEFAULT})",))
+                                          f"({settings_words(C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)})",))
     block = tools.get("tool_search")
     if block is None:
         # Read as the defaults (docs/reference.md §1.2), as a missing block is: said the same way, since a
@@ -298,8 +298,7 @@ def load_config(path: str | Path) -> ToolSearchConfig:
         line = _block_lines(text).get("tools.tool_search")
         return replace(parse_config(block), warnings=(
             f"{path}: " + (f"line {line}: " if line else "") + "tools.tool_search is empty, so the tools.tool_search "
-            f"defaults apply (threshold_pct {C.THRESHOLD_PCT_DEFAULT:g}, listing_max_tokens "
-            f"{C.LISTING_MAX_TOKENS_DEFAULT})",))
+            f"defaults apply ({settings_words(C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)})",))
     config = parse_config(block)
     if not config.warnings:
         return config

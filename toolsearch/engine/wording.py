@@ -1,5 +1,6 @@
 """Counts in words for every message a user reads: ``1 tool``, ``2 tools``, ``1 line was``,
-``3 lines were``; never ``tool(s)``.
+``3 lines were``; never ``tool(s)``. And the two listing-budget settings in words,
+``threshold_pct 5%, listing_max_tokens 4,000``, the one way every sentence names them.
 
 It lives in the engine so the engine's own problems (registration) and the live layer's can use
 it; ``toolsearch.analysis.wording`` re-exports it for the report, the CLI and the app.
@@ -41,4 +42,33 @@ def agree(n: int | Sized, one: str, many: str) -> str:
     return one if count == 1 else many
 
 
-__all__ = ["counted", "agree"]
+def threshold_words(threshold_pct: float) -> str:
+    """``threshold_pct`` as prose names it: the setting's name, the value and a percent sign.
+
+    Args:
+        threshold_pct: the share of the context length, in percent (``5`` means 5%).
+
+    Returns:
+        e.g. ``threshold_words(5)`` → ``"threshold_pct 5%"``, ``threshold_words(4.7)`` →
+        ``"threshold_pct 4.7%"``. Machine-readable outputs (YAML, JSON, CSV, table cells) keep the
+        bare number (``threshold_pct: 5``).
+    """
+    return f"threshold_pct {threshold_pct:g}%"
+
+
+def settings_words(threshold_pct: float, listing_max_tokens: int) -> str:
+    """The two listing-budget settings as every sentence names them (the CLI, the report, the app):
+    ``threshold_pct`` with a percent sign, ``listing_max_tokens`` with thousands separators and no
+    unit word.
+
+    Args:
+        threshold_pct: the share of the context length, in percent.
+        listing_max_tokens: the listing's cap, in tokens.
+
+    Returns:
+        e.g. ``settings_words(5, 4000)`` → ``"threshold_pct 5%, listing_max_tokens 4,000"``.
+    """
+    return f"{threshold_words(threshold_pct)}, listing_max_tokens {listing_max_tokens:,}"
+
+
+__all__ = ["counted", "agree", "threshold_words", "settings_words"]

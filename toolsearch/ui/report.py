@@ -16,6 +16,7 @@ import streamlit as st
 from toolsearch.analysis import review
 from toolsearch.analysis.report import tier_and_form
 from toolsearch.analysis.review import DEFAULT_QUERIES, StrategyComparison
+from toolsearch.analysis.wording import settings_words
 from toolsearch.engine.inspector import Inspector
 from toolsearch.ui import common
 from toolsearch.ui.recommendation import (compared_settings, ctx_text, dropped_words, missing_words, question_for_report,
@@ -81,7 +82,7 @@ if common.require_catalog(v):
     c1.caption("Recommended settings across context lengths: " + (
         common.md_escape(common.visible(
             # the two numbers to ship, as the Tuning page's metrics give them, before any report is built
-            f"threshold_pct {found[0].threshold_pct:g}%, listing_max_tokens {found[0].listing_max_tokens:,} tokens"
+            settings_words(found[0].threshold_pct, found[0].listing_max_tokens)
             + ("" if found[0].reached else " (the best reachable setting: the goal is out of reach)")
             + f", for the Tuning page's goal ({question_words(found[1], found[0])}); the report sets them beside the "
             "sidebar's current settings; change the context lengths and goal there."

@@ -19,7 +19,7 @@ import streamlit as st
 from toolsearch.ui import common
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.tables import literal_table
-from toolsearch.analysis.wording import (CALLED_LISTED_COLUMN, GATE_TERM_WORDS, counted, per_count, percent,
+from toolsearch.analysis.wording import (CALLED_LISTED_COLUMN, GATE_TERM_WORDS, counted, per_count, percent, settings_words,
                                          share_cell)
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.invisible import json_text, quoted
@@ -340,8 +340,8 @@ def render() -> None:
                                            "reference finds one now": "yes" if m["replay_found_called"] else "no"}
                                           for m in missed]), key="sessions_missed")
     with tabs[2]:
-        st.caption(f"With the sidebar's threshold_pct ({v.config.threshold_pct:g}%) and listing_max_tokens "
-                   f"({v.config.listing_max_tokens:,} tokens), at the context lengths you serve: how many of the "
+        st.caption(f"With the sidebar's settings ({settings_words(v.config.threshold_pct, v.config.listing_max_tokens)}), "
+                   "at the context lengths you serve: how many of the "
                    "deferred tools the sessions called the listing already names, and the tool_search calls made "
                    "before calling them (searches the listing would have saved).")
         lengths = _lengths_input(v.context_length, st, loaded.sessions)

@@ -25,7 +25,7 @@ from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
                                            verdict_line, MultiRecommendation)
 from toolsearch.analysis.report import tier_and_form
-from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, share_cell
+from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, settings_words, share_cell, threshold_words
 from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
 from toolsearch.analysis.sessions import listing_evidence, shown_name
 from toolsearch.engine import constants as C
@@ -219,8 +219,7 @@ def show_pins(v: common.View, multi, lengths: list, evidence: list, labels: list
     st.caption("What if the tools your sessions called most were never deferred? Their full schemas would be sent on "
                "every request, and the model would never have to search for them. In Hermes that is "
                "`tools.tool_search.eager`, or `defer: false` on a server: a proposal, not in released Hermes. "
-               f"Computed at the recommended threshold_pct {multi.threshold_pct:g}% and listing_max_tokens "
-               f"{multi.listing_max_tokens:,} tokens.")
+               f"Computed at the recommended {settings_words(multi.threshold_pct, multi.listing_max_tokens)}.")
     count = st.number_input("Tools to pin (most called first)", min_value=1, max_value=20, value=5, step=1,
                             key="tuning_pin_count", width=220)
     config = replace(v.config, threshold_pct=multi.threshold_pct, listing_max_tokens=multi.listing_max_tokens)
@@ -276,8 +275,8 @@ if common.require_catalog(v):
     ladder = ladder_for(v)
     common.tier_badge(v.plan, common.SIDEBAR_SETTINGS)  # not the recommendation's: said on the bar
     signals.tier2_banner(v.plan)
-    st.caption(f"Sidebar: context length {ctx_text(ctx)} · threshold_pct {cfg.threshold_pct:g}% · "
-               f"listing_max_tokens {cfg.listing_max_tokens:,} tokens · planning tokenizer {ladder.planning_tokenizer}. "
+    st.caption(f"Sidebar: context length {ctx_text(ctx)} · {settings_words(cfg.threshold_pct, cfg.listing_max_tokens)} · "
+               f"planning tokenizer {ladder.planning_tokenizer}. "
                "The listing form depends only on the budget = min(listing_max_tokens, threshold_pct% of the context "
                "length), so every grid and chart below is read off one measurement of each degradation step.")
     signals.planning_tokenizer_note(ladder.planning_tokenizer)
@@ -468,9 +467,9 @@ if common.require_catalog(v):
                 rows[-1][CALLED_LISTED_COLUMN] = share_cell(b.called_listed or 0, b.called_total)
                 rows[-1]["searches saved"] = b.searches_saved
         literal_table(rows, key="tuning_multi_table")
-        st.caption(f"Current: threshold_pct {cfg.threshold_pct:g}%, listing_max_tokens {cfg.listing_max_tokens:,} tokens "
-                   f"(the sidebar). Recommended: threshold_pct {multi.threshold_pct:g}%, listing_max_tokens "
-                   f"{multi.listing_max_tokens:,} tokens. “This length alone”: the answer if the config served only "
+        st.caption(f"Current: {settings_words(cfg.threshold_pct, cfg.listing_max_tokens)} "
+                   f"(the sidebar). Recommended: {settings_words(multi.threshold_pct, multi.listing_max_tokens)}. "
+                   f"“This length alone”: the answer if the config served only "
                    f"that length. Listing tokens are counted with {ladder.planning_tokenizer}."
                    + (" Called tools listed by name: of the deferred tools the recorded sessions called, how many this listing "
                       "names; searches saved: the tool_search calls made just before calling a named tool."
@@ -493,8 +492,8 @@ if common.require_catalog(v):
             replaced_md = [(c, change if not lost else f"{change}; no longer named: "
                             + ", ".join(common.md_escape(common.visible(name)) for name in lost))
                            for c, change, lost in lowered_servers(ladder, base, multi)]
-            applied = (f"The sidebar holds a recommendation applied in place of threshold_pct {base.threshold_pct:g}%, "
-                       f"listing_max_tokens {base.listing_max_tokens:,} tokens")
+            applied = ("The sidebar holds a recommendation applied in place of "
+                       f"{settings_words(base.threshold_pct, base.listing_max_tokens)}")
             if replaced_md:
                 st.warning(f"{applied}. Against those settings this recommendation lists less at "
                            f"{lowered_where(replaced_md)}; its block says so.", icon=":material/warning:")
@@ -526,8 +525,8 @@ if common.require_catalog(v):
     # setting this page proposes collapse?", beside the answer above; else the sidebar's
     collapse_config = multi.apply(cfg) if multi is not None else cfg
     st.markdown(f"**Best collapse per context length** at the "
-                f"{'recommended' if multi is not None else 'sidebar'} settings (threshold_pct "
-                f"{collapse_config.threshold_pct:g}%, listing_max_tokens {collapse_config.listing_max_tokens:,} tokens)")
+                f"{'recommended' if multi is not None else 'sidebar'} settings "
+                f"({settings_words(collapse_config.threshold_pct, collapse_config.listing_max_tokens)})")
     st.caption("The reference collapses the largest names block first. For each context length of the list "
                "above this compares that choice with the best one under the same budget: fewest servers "
                "collapsed, then most tool names shown, then the shortest listing. A what-if, not what the model "
@@ -565,7 +564,7 @@ if common.require_catalog(v):
                                  with_value(HEATMAP_LISTING_MAX_TOKENS, cfg.listing_max_tokens))
             st.html(form_grid_html(cap_grid, key="tuning_heatmap_cap", y_axis="listing_max_tokens",
                                    current=(ctx, cfg.listing_max_tokens)))
-            st.caption(f"At threshold_pct {cfg.threshold_pct:g}%, over listing_max_tokens: shows where the cap binds. "
+            st.caption(f"At {threshold_words(cfg.threshold_pct)}, over listing_max_tokens: shows where the cap binds. "
                        f"Each cell names the form the listing takes there; hover for the budget, the listing size and "
                        f"the tier. {ring}")
     if over_ctx.open:
@@ -578,8 +577,7 @@ if common.require_catalog(v):
             sizes = ladder.sizes()
             st.plotly_chart(curve_chart(curve, tuple(sorted(sizes.items())), ctx), key="tuning_curve", width="stretch")
             if sizes:
-                st.caption(f"At threshold_pct {cfg.threshold_pct:g}% and listing_max_tokens "
-                           f"{cfg.listing_max_tokens:,} tokens. The budget grows with the context length until the "
+                st.caption(f"At {settings_words(cfg.threshold_pct, cfg.listing_max_tokens)}. The budget grows with the context length until the "
                            "cap flattens it; where it reaches a dashed line, that form fits (full listing "
                            f"{sizes.get('full', 0):,} tokens, names listing {sizes.get('names', 0):,} tokens, all "
                            f"summary lines {sizes.get('groups', 0):,} tokens; in between, the largest servers "
@@ -589,8 +587,7 @@ if common.require_catalog(v):
     if ladder.activated:
         recs = {goal: recommend(ladder, cfg, ctx, goal) for goal in ("mixed", "names", "full")}
         tier1 = recs["mixed"]
-        facts = [f"At threshold_pct **{cfg.threshold_pct:g}%** and listing_max_tokens "
-                 f"**{cfg.listing_max_tokens:,} tokens** (the sidebar):"]
+        facts = [f"At **{settings_words(cfg.threshold_pct, cfg.listing_max_tokens)}** (the sidebar):"]
         if tier1.context_length_from is None:
             facts.append("- tier 2 (server summaries or no listing) at every context length")
         elif tier1.context_length_below is not None:
