@@ -26,7 +26,7 @@ def test_report_page_shows_the_recommended_numbers_of_tuning_and_recommend():
     assert (cli["threshold_pct"], cli["listing_max_tokens"]) == (5.1, 1621)
     report = open_page("toolsearch/ui/report.py", query)
     assert carried_caption(report).startswith(
-        "Recommended settings across context lengths: threshold_pct 5.1%, listing_max_tokens 1,621 tokens, for the "
+        "Recommended settings across context lengths: threshold_pct 5.1%, listing_max_tokens 1,621, for the "
         "Tuning page's goal (every server at names or better; context lengths 32K, 200K, 1M, 10% headroom); ")
     tuning = open_page("toolsearch/ui/tuning.py", query)
     assert metric(tuning, "Recommended threshold_pct") == "5.1%"
@@ -39,6 +39,6 @@ def test_report_page_says_when_the_numbers_are_only_the_best_reachable():
     assert not cli["reached"] and (cli["threshold_pct"], cli["listing_max_tokens"]) == (4.7, 1491)
     caption = carried_caption(open_page("toolsearch/ui/report.py", query))
     assert caption.startswith(
-        "Recommended settings across context lengths: threshold_pct 4.7%, listing_max_tokens 1,491 tokens (the best "
+        "Recommended settings across context lengths: threshold_pct 4.7%, listing_max_tokens 1,491 (the best "
         "reachable setting: the goal is out of reach), for the Tuning page's goal (every server at names or better; "
         "context lengths 32K, 200K, 1M); "), caption

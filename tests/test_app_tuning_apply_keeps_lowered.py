@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from conftest import run_cli
 
 ROOT = Path(__file__).absolute().parent.parent
-LOWERED = ("# lists less than the default settings (threshold_pct 5, listing_max_tokens 4,000) at 200K (lower form: "
+LOWERED = ("# lists less than the default settings (threshold_pct 5%, listing_max_tokens 4,000) at 200K (lower form: "
            "full → names), 1M (lower form: full → names) · it is the cheapest setting that meets the goal · more headroom "
            "lists as much as the default settings at every length only from 149% headroom on")
 
@@ -40,8 +40,8 @@ def test_applied_recommendation_keeps_saying_what_it_lists_less_than():
     assert (at.session_state["threshold_pct"], at.session_state["listing_max_tokens"]) == (5.1, 1621)
     assert _block(at) == cli.stdout.rstrip("\n")  # the same block as before the click, the one recommend --yaml prints
     warnings = [w.value.replace("\\", "") for w in at.warning]
-    assert ("The sidebar holds a recommendation applied in place of threshold_pct 5%, listing_max_tokens 4,000 "
-            "tokens. Against those settings this recommendation lists less at 200K (lower form: full → names), "
+    assert ("The sidebar holds a recommendation applied in place of threshold_pct 5%, listing_max_tokens 4,000. "
+            "Against those settings this recommendation lists less at 200K (lower form: full → names), "
             "1M (lower form: full → names); its block says so.") in warnings, warnings
 
     # the report built now carries the same block
@@ -49,7 +49,7 @@ def test_applied_recommendation_keeps_saying_what_it_lists_less_than():
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
     html_text = at.session_state["report_html"]
-    assert "lists less than the default settings (threshold_pct 5, listing_max_tokens 4,000) at 200K" in html_text
+    assert "lists less than the default settings (threshold_pct 5%, listing_max_tokens 4,000) at 200K" in html_text
 
     # a sidebar moved away from the applied values is the yardstick again
     at.switch_page("toolsearch/ui/tuning.py").run()
@@ -57,5 +57,5 @@ def test_applied_recommendation_keeps_saying_what_it_lists_less_than():
     at.session_state["listing_max_tokens"] = 8000
     at.run()
     assert not at.exception, at.exception
-    assert "lists less than the current settings (threshold_pct 10, listing_max_tokens 8,000)" in _block(at)
+    assert "lists less than the current settings (threshold_pct 10%, listing_max_tokens 8,000)" in _block(at)
     assert not any("The sidebar holds a recommendation applied" in w.value for w in at.warning)

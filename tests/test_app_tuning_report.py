@@ -110,8 +110,8 @@ def test_tuning_recommendation_and_export_match_engine(query):
     ladder = listing_ladder(ins.planner, config, query.get("tok", "chars4"))
     sidebar_line = next(c.value for c in at.caption if c.value.startswith("Sidebar: "))  # under the tier bar
     assert sidebar_line.startswith(
-        f"Sidebar: context length {length_label(ctx)} · threshold_pct {config.threshold_pct:g}% · "
-        f"listing_max_tokens {config.listing_max_tokens:,} tokens · planning tokenizer {ladder.planning_tokenizer}.")
+        f"Sidebar: context length {length_label(ctx)} · threshold_pct {config.threshold_pct:g}%, "
+        f"listing_max_tokens {config.listing_max_tokens:,} · planning tokenizer {ladder.planning_tokenizer}.")
     lengths = {"8k, unknown": [8_000, None]}.get(query.get("lengths"), [32_000, 128_000, 200_000, 1_000_000])
     rec = recommend_for_contexts(ladder, config, lengths, query.get("goal", "names"))
     assert metric(at, "Recommended threshold_pct") == f"{rec.threshold_pct:g}%"
@@ -212,7 +212,7 @@ def test_the_lowered_listing_warning_does_not_say_an_unreachable_goal_is_met():
     assert "headroom" not in warnings[0]  # more headroom cannot name more where the budget is the whole context
     # the block to ship says it too, in recommend's words, and is the one `recommend --yaml` prints
     block = at.code[0].value
-    lowered = ("# lists less than the default settings (threshold_pct 5, listing_max_tokens 4,000) at 1M "
+    lowered = ("# lists less than the default settings (threshold_pct 5%, listing_max_tokens 4,000) at 1M "
                "(lower: 9 → 7 of 9 servers named; no longer named: github, grafana) · it is the best reachable setting")
     assert lowered in block.splitlines(), block
     cli = run_cli("recommend", "sample_catalogs/team-workspace.yaml", "--context-lengths", "1k,1m", "--goal", "names",
@@ -234,7 +234,7 @@ def test_tuning_shows_the_best_collapse_per_length(query):
     config = sidebar.with_overrides(threshold_pct=pct, listing_max_tokens=cap)
     heading = next(m.value for m in at.markdown if m.value.startswith("**Best collapse per context length**"))
     assert heading == (f"**Best collapse per context length** at the recommended settings (threshold_pct {pct:g}%, "
-                       f"listing_max_tokens {cap:,} tokens)")
+                       f"listing_max_tokens {cap:,})")
     # the lengths of the page's own list (its default, 32k, 128k, 200k, 1m)
     lengths = [32_000, 128_000, 200_000, 1_000_000]
     rows = collapse_table(inspector().planner, config, lengths, query.get("tok", "chars4"))
@@ -578,7 +578,7 @@ def test_report_carries_date_version_fingerprint_and_every_result():
     assert f"<dt>catalog fingerprint</dt><dd>{catalog_key(ins.catalog)}</dd>" in about
     # planned at the Tuning page's shortest length (its defaults), which the row says
     assert "context length 32K (the shortest of " in about
-    assert "· threshold_pct 5% · listing_max_tokens 4,000" in about
+    assert "· threshold_pct 5%, listing_max_tokens 4,000" in about
     # Search: one row per query with its matches, and the exact response.
     response = ins.bridge(config).tool_search({"queries": ["create issue", "zebra"]})
     search = html_text[html_text.index("<h2>Search (tool_search responses)</h2>"):html_text.index("<h2>Search quality</h2>")]
@@ -709,7 +709,7 @@ def test_report_says_when_the_tools_tool_search_block_is_empty(tmp_path):
     ins = hostile_inspector(tmp_path)
     default = build_report(ins, parse_config({}), 200_000)
     assert ("<p>The <code>tools.tool_search</code> block (only the keys that differ from the reference defaults; "
-            "none do here: threshold_pct 5 and listing_max_tokens 4,000 are the defaults):</p>") in default
+            "none do here: threshold_pct 5%, listing_max_tokens 4,000 are the defaults):</p>") in default
     assert esc(dump_config_block(parse_config({}))) in default and "tool_search: {}" in default
     changed = build_report(ins, parse_config({"threshold_pct": 1.0}), 200_000)
     assert ("<p>The <code>tools.tool_search</code> block (only the keys that differ from the reference "
@@ -820,7 +820,7 @@ def test_a_link_with_a_tuning_goal_opened_on_the_report_page_carries_it():
     # the two numbers to ship are on the page before any report is built, as the Tuning page writes them
     assert carried_caption(at) == (
         f"Recommended settings across context lengths: threshold_pct {rec.threshold_pct:g}%, listing_max_tokens "
-        f"{rec.listing_max_tokens:,} tokens, for the Tuning page's goal (every tool with its short description "
+        f"{rec.listing_max_tokens:,}, for the Tuning page's goal (every tool with its short description "
         "(form full), except github (may collapse); context lengths 32K, 200K); the report sets them beside the "
         "sidebar's current settings; change the context lengths and goal there. May collapse: nope is not "
         "a server of this catalog; left out.")
@@ -832,7 +832,7 @@ def test_a_link_with_a_tuning_goal_opened_on_the_report_page_carries_it():
     assert metric(tuning, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
     plain = open_page("toolsearch/ui/report.py")
     assert carried_caption(plain) == (
-        "Recommended settings across context lengths: threshold_pct 4.7%, listing_max_tokens 1,473 tokens, for the "
+        "Recommended settings across context lengths: threshold_pct 4.7%, listing_max_tokens 1,473, for the "
         "Tuning page's goal (every server at names or better; context lengths 32K, 128K, 200K, 1M); the report sets "
         "them beside the sidebar's current settings; change the context lengths and goal there.")
     for page in (plain, at):  # where the question is changed, one click away

@@ -74,7 +74,7 @@ def test_hostile_server_names_make_no_command_of_their_own(tmp_path: Path) -> No
                               "(names → summary)")
     assert commands[2][2].startswith("settings that reach it at every length: threshold_pct ")
     assert other == [("toolsearch check failed (2 conditions missed): every server at names or better at 16K; "
-                      "threshold_pct 5, listing_max_tokens 4,000, planning tokenizer chars4")]
+                      "threshold_pct 5%, listing_max_tokens 4,000, planning tokenizer chars4")]
 
 
 def test_a_hostile_tool_name_in_a_kept_server_and_the_worse_change_stays_in_its_command(tmp_path: Path) -> None:
@@ -99,7 +99,7 @@ def test_exit_status_as_for_text() -> None:
     commands, other = _read(passed.stdout)
     assert commands == []
     assert other == [("toolsearch check passed: every tool with its short description (form full) at 200K, 1M; "
-                      "threshold_pct 5, listing_max_tokens 4,000, planning tokenizer chars4")]
+                      "threshold_pct 5%, listing_max_tokens 4,000, planning tokenizer chars4")]
     failed = run_cli("check", TEAM, "--context-lengths", "32k,200k", "--goal", "full", "--format", "github")
     assert failed.returncode == 1
     commands, other = _read(failed.stdout)

@@ -32,20 +32,21 @@ def test_check_text_writes_lengths_as_recommend_does():
 
 def test_check_markdown_and_github_write_the_same_labels_and_json_the_numbers():
     markdown = run_cli(*ARGS, "--format", "markdown").stdout
-    assert "Context lengths 4K, 12,345 tokens, 1M · threshold_pct 5" in markdown
+    assert "Context lengths 4K, 12,345 tokens, 1M · threshold_pct 5%, listing_max_tokens 4,000," in markdown
     assert "\n| 4K | 200 | 1 | mixed |" in markdown and "\n| 1M | 4,000 | 1 | full |" in markdown
     assert "\n- at 4K and 12,345 tokens: the listing is" in markdown
     github = run_cli(*ARGS, "--format", "github").stdout.splitlines()
     assert github[0].startswith("::error title=toolsearch check%3A goal missed,") and "::at 4K and 12,345 tokens: " in github[0]
     assert github[-1].startswith("toolsearch check failed (1 condition missed): every tool with its short "
-                                 "description (form full) at 4K, 12,345 tokens, 1M; threshold_pct 5")
+                                 "description (form full) at 4K, 12,345 tokens, 1M; threshold_pct 5%, "
+                                 "listing_max_tokens 4,000,")
     data = json.loads(run_cli(*ARGS, "--format", "json").stdout)
     assert [c["context_length"] for c in data["contexts"]] == [4_000, 12_345, 1_000_000]
 
 
 def test_collapse_and_diff_name_the_context_length():
     collapse = run_cli("collapse", FIVE, "--context-length", "70", "--threshold-pct", "100")
-    assert "(5 servers) · context length 70 tokens · threshold_pct 100 ·" in collapse.stdout
+    assert "(5 servers) · context length 70 tokens · threshold_pct 100%, listing_max_tokens 4,000 →" in collapse.stdout
     assert json.loads(run_cli("collapse", FIVE, "--context-length", "70", "--json").stdout)["context_length"] == 70
     diff = run_cli("diff", FIVE, FIVE, "--context-length", "1m")
-    assert "· context length 1M · threshold_pct 5 ·" in diff.stdout
+    assert "· context length 1M · threshold_pct 5%, listing_max_tokens 4,000 ·" in diff.stdout

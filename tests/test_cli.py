@@ -161,7 +161,7 @@ def test_plan_human_output(tiny) -> None:
     out = ok(run_cli("plan", tiny, "--context-length", "40000"))
     lines = out.splitlines()
     assert lines[0] == "catalog: Tiny (3 tools)"
-    assert lines[1] == "context length: 40K; threshold_pct 5%; listing_max_tokens 4,000"
+    assert lines[1] == "context length: 40K; threshold_pct 5%, listing_max_tokens 4,000"
     assert lines[2] == "budget: 2,000 tokens = min(4,000, 2,000); decided by threshold_pct"
     assert lines[3].startswith("tier 1, listing form full · 1 of 1 servers named (2 tools); 2 deferred")
     assert out.rstrip().endswith("- mcp__github__list_issues: List issues.")

@@ -44,7 +44,7 @@ def test_check_keep_called_gates_what_recommend_keep_called_asked() -> None:
             f"to a summary line within budgets of 160, {plain['listing_max_tokens']} and {plain['listing_max_tokens']} "
             "tokens") in lines
     # the settings it suggests are recommend --keep-called's
-    assert (f"settings that reach it at every length: threshold_pct {kept['threshold_pct']:g}, "
+    assert (f"settings that reach it at every length: threshold_pct {kept['threshold_pct']:g}%, "
             f"listing_max_tokens {kept['listing_max_tokens']:,}") in lines[-1]
     passed = run_cli("check", TEAM, *LENGTHS, *_settings(kept), "--sessions", STATE, "--keep-called")
     assert passed.returncode == 0, (passed.stdout, passed.stderr)

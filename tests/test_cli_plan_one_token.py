@@ -9,6 +9,6 @@ from conftest import run_cli
 def test_a_one_token_context_reads_in_the_singular(tmp_path):
     done = run_cli("plan", "sample_catalogs/team-workspace.yaml", "--context-length", "1", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[1] == "context length: 1 token; threshold_pct 5%; listing_max_tokens 4,000"
+    assert done.stdout.splitlines()[1] == "context length: 1 token; threshold_pct 5%, listing_max_tokens 4,000"
     done = run_cli("plan", "sample_catalogs/team-workspace.yaml", "--context-length", "32k", cwd=tmp_path)
-    assert done.stdout.splitlines()[1] == "context length: 32K; threshold_pct 5%; listing_max_tokens 4,000"
+    assert done.stdout.splitlines()[1] == "context length: 32K; threshold_pct 5%, listing_max_tokens 4,000"

@@ -71,7 +71,7 @@ def test_nothing_listable_at_the_shortest_length_is_not_called_the_fewest_tokens
     line = next(line for line in result.stdout.splitlines() if line.startswith("best reachable setting"))
     assert "fewest listing tokens" not in line, line
     assert "nothing can be listed at the shortest length" in line
-    assert line.endswith("threshold_pct 100, listing_max_tokens 60000"), line
+    assert line.endswith("threshold_pct 100%, listing_max_tokens 60,000"), line
     # Where a listing fits everywhere, the usual words stay.
     result = run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,1m", "--goal", "names")
     assert "the fewest listing tokens" in result.stdout
@@ -220,12 +220,12 @@ def test_recommend_says_where_it_lists_less_than_the_current_settings(tmp_path) 
     text = run_cli(*args)
     assert text.returncode == 0, text.stderr
     # no config: the settings compared with are the defaults, and the line says so
-    assert ("lists less than the default settings (threshold_pct 5, listing_max_tokens 4,000) at "
+    assert ("lists less than the default settings (threshold_pct 5%, listing_max_tokens 4,000) at "
             "200K (lower form: full → names) · it is the cheapest setting that meets the goal") in text.stdout
     other = tmp_path / "other.yaml"
     other.write_text("tools:\n  tool_search: {threshold_pct: 10, listing_max_tokens: 5000}\n", encoding="utf-8")
     mine = run_cli(*args, "--config", other)
-    assert ("lists less than the current settings (threshold_pct 10, listing_max_tokens 5,000) at "
+    assert ("lists less than the current settings (threshold_pct 10%, listing_max_tokens 5,000) at "
             "200K (lower form: full → names) · it is the cheapest setting that meets the goal") in mine.stdout, mine.stdout
     data = json.loads(run_cli(*args, "--json").stdout)
     assert data["current"] == {"threshold_pct": 5.0, "listing_max_tokens": 4000}
@@ -264,14 +264,14 @@ def test_check_strict_stops_on_config_warnings(tmp_path) -> None:
 
 
 def test_check_strict_without_any_settings_refuses_to_gate_the_defaults(tmp_path) -> None:
-    """A gate line copied without its --config passed with --strict on the defaults (threshold_pct 5,
+    """A gate line copied without its --config passed with --strict on the defaults (threshold_pct 5%,
     listing_max_tokens 4,000), though --strict promises to check only settings someone wrote: it is
     exit 2 now, naming what is missing; a settings flag or a config still runs the check."""
     base = ("check", TEAM, "--context-lengths", "32k", "--goal", "names")
     bare = run_cli(*base, "--strict")
     assert (bare.returncode, bare.stdout) == (2, "")
     assert bare.stderr == ("toolsearch: error: check --strict: no --config and no --threshold-pct or "
-                           "--listing-max-tokens, so it would check the defaults (threshold_pct 5, listing_max_tokens "
+                           "--listing-max-tokens, so it would check the defaults (threshold_pct 5%, listing_max_tokens "
                            "4,000); give the harness config with --config FILE, or drop --strict to check the "
                            "defaults\n")
     assert run_cli(*base).returncode == 0  # without --strict the defaults are checked, as before
@@ -292,7 +292,7 @@ def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_i
         "cloudflare: naming it needs a budget of 46,241 tokens, more than the whole 32K context (32,000 tokens); its names "
         "would fit at 200K and 1M, where one setting for every length leaves it out too: a goal of its own for 32K lets "
         "the longer lengths name it (32k=listed; on the command line --goal names,32k=listed); that goal takes "
-        "threshold_pct 23.2 and listing_max_tokens 46,241: a listing of 1,491 tokens at 32K (4.7% of the context), "
+        "threshold_pct 23.2%, listing_max_tokens 46,241: a listing of 1,491 tokens at 32K (4.7% of the context), "
         "46,241 tokens at 200K (23.1% of the context) and 46,241 tokens at 1M (4.6% of the context)"]
     # the goal the reason suggests runs as written: the item alone ("32k=listed") is refused by
     # --goal, as the other lengths would have no goal

@@ -20,7 +20,7 @@ from toolsearch.engine.inspector import Inspector
 ROOT = Path(__file__).absolute().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
 ARGS = ("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names")
-LOWERED = ("lists less than the default settings (threshold_pct 5, listing_max_tokens 4,000) at 200K (lower form: "
+LOWERED = ("lists less than the default settings (threshold_pct 5%, listing_max_tokens 4,000) at 200K (lower form: "
            "full → names), 1M (lower form: full → names) · it is the cheapest setting that meets the goal")
 
 
@@ -54,7 +54,7 @@ def test_the_line_names_the_current_settings_and_their_figure(tmp_path):
     needed = _needed(parse_config({"threshold_pct": 10, "listing_max_tokens": 5000}))
     text = run_cli(*ARGS, "--config", config)
     line = next(x for x in text.stdout.splitlines() if x.startswith("lists less than"))
-    assert line.startswith("lists less than the current settings (threshold_pct 10, listing_max_tokens 5,000) at ")
+    assert line.startswith("lists less than the current settings (threshold_pct 10%, listing_max_tokens 5,000) at ")
     assert line.endswith(f" · more headroom lists as much as the current settings at every length only from {needed}% "
                          "headroom on"), line
     assert json.loads(run_cli(*ARGS, "--config", config, "--json").stdout)["headroom_listing_as_much"] == needed

@@ -191,7 +191,7 @@ def test_check_fails_saying_where_and_why_and_its_suggestion_passes():
     assert text.returncode == 1
     assert "toolsearch check failed" in text.stdout
     assert f"at 32K: the listing is {by_length[32_000]['listing_form']}" in text.stdout
-    assert f"threshold_pct {suggestion['threshold_pct']:g}, listing_max_tokens {suggestion['listing_max_tokens']:,}" \
+    assert f"threshold_pct {suggestion['threshold_pct']:g}%, listing_max_tokens {suggestion['listing_max_tokens']:,}" \
         in text.stdout
     again = run_cli("check", TEAM, "--context-lengths", "32k,200k", "--goal", "full",
                     "--threshold-pct", str(suggestion["threshold_pct"]),
@@ -295,8 +295,8 @@ def test_check_baseline_config_plans_the_baseline_with_the_old_settings(tmp_path
     assert same.returncode == 0 and "prompt cache: identical tools array" in same.stdout
     done = run_cli(*args, "--baseline-config", old)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[1] == ("threshold_pct 5, listing_max_tokens 1,000, planning tokenizer chars4 "
-                                           "(baseline: threshold_pct 5, listing_max_tokens 4,000)")
+    assert done.stdout.splitlines()[1] == ("threshold_pct 5%, listing_max_tokens 1,000, planning tokenizer chars4 "
+                                           "(baseline: threshold_pct 5%, listing_max_tokens 4,000)")
     assert "identical tools array" not in done.stdout and "tier 1 full → tier 1 " in done.stdout
     data = json.loads(run_cli(*args, "--baseline-config", old, "--json").stdout)
     assert data["baseline_settings"] == {"threshold_pct": 5.0, "listing_max_tokens": 4000, "enabled": "auto",
@@ -339,14 +339,14 @@ def test_keep_of_a_server_with_no_tools_is_refused(tmp_path):
 
 def test_check_settings_line_says_tool_search_is_off(tmp_path):
     """A config that turns tool search off passes every goal (every schema is sent); the settings
-    line said only "threshold_pct 5, listing_max_tokens 4,000", as if nothing were unusual."""
+    line said only "threshold_pct 5%, listing_max_tokens 4,000", as if nothing were unusual."""
     off = write_yaml(tmp_path / "off.yaml", {"tools": {"tool_search": {"enabled": False, "listing": "off"}}})
     done = run_cli("check", TEAM, "--config", off, "--context-lengths", "32k", "--goal", "names")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[1] == ("threshold_pct 5, listing_max_tokens 4,000, enabled off, listing off, "
+    assert done.stdout.splitlines()[1] == ("threshold_pct 5%, listing_max_tokens 4,000, enabled off, listing off, "
                                            "planning tokenizer chars4")
     plain = run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "names")
-    assert plain.stdout.splitlines()[1] == "threshold_pct 5, listing_max_tokens 4,000, planning tokenizer chars4"
+    assert plain.stdout.splitlines()[1] == "threshold_pct 5%, listing_max_tokens 4,000, planning tokenizer chars4"
 
 
 def test_check_refuses_a_snapshot_that_records_failed_servers(tmp_path):
@@ -560,7 +560,7 @@ def test_report_carries_the_recommendation_as_recommend_gives_it(tmp_path, monke
     assert f"<pre>{html.escape(block)}</pre>" in section  # the block to ship, with its gate line
     assert "Reached at every listed context length." in section
     # the report was built with other settings than the block: the section says which to ship
-    assert ("The rest of this report shows the settings it was built with (threshold_pct 5, listing_max_tokens "
+    assert ("The rest of this report shows the settings it was built with (threshold_pct 5%, listing_max_tokens "
             "4,000); the block below is the one to ship for this goal.") in section
     applied = tmp_path / "applied.html"
     done = run_cli("report", TEAM, "--context-length", "200k", *args, "--threshold-pct", str(data["threshold_pct"]),

@@ -401,8 +401,8 @@ def test_load_config_without_the_block_says_the_defaults_apply(tmp_path, text, w
     path = tmp_path / "c.yaml"
     path.write_text(text, encoding="utf-8")
     config = load_config(path)
-    assert config.warnings == (f"{path}: {where}, so the tools.tool_search defaults apply (threshold_pct 5, "
-                               "listing_max_tokens 4000)",)
+    assert config.warnings == (f"{path}: {where}, so the tools.tool_search defaults apply (threshold_pct 5%, "
+                               "listing_max_tokens 4,000)",)
     assert load_config(_write(tmp_path, "tools:\n  tool_search: {threshold_pct: 3}\n")).warnings == ()
 
 
@@ -418,7 +418,7 @@ def test_an_empty_block_says_the_defaults_apply_and_check_strict_refuses_it(tmp_
     config = load_config(path)
     assert (config.enabled, config.threshold_pct, config.listing_max_tokens) == ("auto", 5.0, 4000)
     assert config.warnings == (f"{path}: line 2: tools.tool_search is empty, so the tools.tool_search defaults apply "
-                               "(threshold_pct 5, listing_max_tokens 4000)",)
+                               "(threshold_pct 5%, listing_max_tokens 4,000)",)
     team = Path(__file__).absolute().parent.parent / "sample_catalogs" / "team-workspace.yaml"
     args = ("check", team, "--config", path, "--context-lengths", "32k", "--goal", "names")
     assert run_cli(*args).returncode == 0

@@ -142,7 +142,7 @@ def test_the_job_shows_what_a_config_change_does_against_the_base_branch(tmp_pat
     config.write_text(yaml.safe_dump(block), encoding="utf-8")
     statuses, summary = _run_job(repo, tmp_path)
     assert statuses == [0, 1, 0]
-    assert f"(baseline: threshold_pct 5.1, listing_max_tokens {before:,})" in summary
+    assert f"(baseline: threshold_pct 5.1%, listing_max_tokens {before:,})" in summary
     rows = [line for line in summary.splitlines() if line.startswith("| 32K ")]
     assert len(rows) == 1 and "identical tools array" not in rows[0], summary
     assert "tier 1 names → tier 1 mixed" in rows[0] and f"listing\\_max\\_tokens {before:,} → 1,200" in rows[0], rows[0]

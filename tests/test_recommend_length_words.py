@@ -24,7 +24,7 @@ def test_yaml_comments_write_every_context_length_as_the_at_lines_do() -> None:
     comments = [line for line in result.stdout.splitlines() if line.startswith("#")]
     assert "# context lengths: 32K, 200K, 1M · planning tokenizer chars4" in comments
     assert any(line.startswith("# at 200K: ") for line in comments), comments
-    assert ("# lists less than the default settings (threshold_pct 5, listing_max_tokens 4,000) at 200K "
+    assert ("# lists less than the default settings (threshold_pct 5%, listing_max_tokens 4,000) at 200K "
             "(lower form: full → names), 1M (lower form: full → names) · it is the cheapest setting that meets "
             "the goal") in comments, comments
     assert any(line.startswith("# the sessions also ran at 16K (3 sessions), shorter than every listed context "

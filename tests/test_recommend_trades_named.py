@@ -42,7 +42,7 @@ def test_recommend_names_the_server_it_no_longer_names(tmp_path) -> None:
     text = _recommend(tmp_path)
     assert text.returncode == 0, text.stderr
     # the headroom advice after it (tests/test_cli_recommend_headroom_line.py): here no headroom names cloudflare again
-    assert (f"lists less than the current settings (threshold_pct 5, listing_max_tokens 60,000) at 1M ({LOST}) · it is "
+    assert (f"lists less than the current settings (threshold_pct 5%, listing_max_tokens 60,000) at 1M ({LOST}) · it is "
             "the cheapest setting that meets the goal · more headroom does not do it: no headroom up to 1,000% gives a "
             "setting that meets the goal and lists as much as the current settings at every length") in text.stdout.splitlines()
     block = _recommend(tmp_path, "--yaml")

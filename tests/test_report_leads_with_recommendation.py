@@ -34,7 +34,7 @@ def test_report_leads_with_the_recommendation(tmp_path):
                                  [32_000, 200_000, 1_000_000], "names", headroom_pct=10)
     assert (rec.threshold_pct, rec.listing_max_tokens) != (5, 4000)
     lead = re.search(r'<h1>[^<]*</h1>\n<p class="lead"><strong>([^<]*)</strong></p>', text).group(1)
-    assert lead == (f"Recommended: threshold_pct {rec.threshold_pct:g}, listing_max_tokens {rec.listing_max_tokens:,} "
+    assert lead == (f"Recommended: threshold_pct {rec.threshold_pct:g}%, listing_max_tokens {rec.listing_max_tokens:,} "
                     "(every server at names or better; context lengths 32K, 200K, 1M)")
     assert re.search(r'<p class="sub">Figures below at the current settings: context length', text)
     headings = _headings(text)
@@ -43,7 +43,7 @@ def test_report_leads_with_the_recommendation(tmp_path):
                             "Current settings (the figures below are computed at these)"]
     assert "Settings" not in headings
     current = text[text.index("<h2>Current settings"):text.index("<h2>Listing budget</h2>")]
-    assert ("Current settings (threshold_pct 5, listing_max_tokens 4,000), not the recommended ones: the listing, "
+    assert ("Current settings (threshold_pct 5%, listing_max_tokens 4,000), not the recommended ones: the listing, "
             "budget, tier, server and cost figures below are computed at these") in current
     assert "The current <code>tools.tool_search</code> block" in current
     # the block to ship comes before the current one
@@ -60,7 +60,7 @@ def test_report_at_the_recommended_settings_says_they_are_the_recommended_ones(t
                    f"{rec.threshold_pct:g}", "--listing-max-tokens", str(rec.listing_max_tokens), *QUICK, "-o", out)
     assert done.returncode == 0, done.stderr
     text = out.read_text(encoding="utf-8")
-    assert (f"Current settings (threshold_pct {rec.threshold_pct:g}, listing_max_tokens {rec.listing_max_tokens:,}): "
+    assert (f"Current settings (threshold_pct {rec.threshold_pct:g}%, listing_max_tokens {rec.listing_max_tokens:,}): "
             "the recommended ones; the figures below are computed at them.") in text
 
 

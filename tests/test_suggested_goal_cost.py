@@ -26,7 +26,7 @@ def _suggested() -> tuple[str, object]:
     rec = recommend_for_contexts(ladder, config, [32_000, 200_000, 1_000_000], "names",
                                  length_goals={32_000: "any"})
     assert rec.reached
-    return (f"that goal takes threshold_pct {rec.threshold_pct:g} and listing_max_tokens {rec.listing_max_tokens:,}: "
+    return (f"that goal takes threshold_pct {rec.threshold_pct:g}%, listing_max_tokens {rec.listing_max_tokens:,}: "
             f"a listing of {rec.contexts[0].listing_tokens:,} tokens at 32K "
             f"({context_share(rec.contexts[0].listing_tokens, 32_000)} of the context), "
             f"{rec.contexts[1].listing_tokens:,} tokens at 200K "

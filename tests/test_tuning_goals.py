@@ -162,7 +162,7 @@ def test_unreachable_names_keeps_nine_of_ten_servers(combined) -> None:
     assert [(u.name, u.state, u.tokens_needed) for u in rec.unnamed] == [("cloudflare", "summary", names_step.tokens)]
     assert rec.unnamed[0].reason == (f"cloudflare: naming it needs a budget of {names_step.tokens:,} tokens, more than the whole 32K "
                                      f"context (32,000 tokens); its names would fit at 200K and 1M, where one setting for every length leaves it out too: a goal of its own for 32K lets the longer lengths name it (32k=listed; on the command line --goal names,32k=listed); "
-                                     "that goal takes threshold_pct 23.2 and listing_max_tokens 46,241: a listing of 1,491 tokens at 32K "
+                                     "that goal takes threshold_pct 23.2%, listing_max_tokens 46,241: a listing of 1,491 tokens at 32K "
                                      "(4.7% of the context), 46,241 tokens at 200K (23.1% of the context) and 46,241 tokens at 1M "
                                      "(4.6% of the context)")
 

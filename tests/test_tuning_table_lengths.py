@@ -40,4 +40,4 @@ def test_recommend_and_the_tuning_page_label_each_length_alike() -> None:
     rows = literal_tables(at)["tuning_multi_table"].to_dict("records")
     assert [r["context length"] for r in rows] == printed
     sidebar = [c.value for c in at.caption if c.value.startswith("Sidebar: ")]
-    assert len(sidebar) == 1 and sidebar[0].startswith("Sidebar: context length 200K · threshold_pct 5% · "), sidebar
+    assert len(sidebar) == 1 and sidebar[0].startswith("Sidebar: context length 200K · threshold_pct 5%, listing_max_tokens 4,000 · "), sidebar
