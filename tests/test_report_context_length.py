@@ -14,11 +14,10 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from conftest import run_cli
+from conftest import inspector_of, run_cli
 from toolsearch.analysis.report import esc
 from toolsearch.analysis.review import report_context_length
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).absolute().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -27,7 +26,7 @@ QUICK = ("--no-lint", "--no-strategies", "-q", "create issue")
 
 
 def _budget_line(context_length: int | None) -> str:
-    plan = Inspector.from_files([TEAM]).plan(parse_config({}), context_length)
+    plan = inspector_of([TEAM]).plan(parse_config({}), context_length)
     return f"<b>Budget = min(cap, percentage leg) = {plan.budget:,} tokens</b>"
 
 
