@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+import functools
 import json
 import math
 import os
@@ -77,6 +78,32 @@ def mq_tools() -> list[RegisteredTool]:
         make_tool("mq_slack_post_message", "Post a message to a channel.",
                   obj("channel", "text", required=["channel", "text"]), server="mq-slack"),
     ]
+
+
+
+def _stamp(path: str | Path) -> tuple[str, int, int]:
+    stat = os.stat(path)
+    return (str(path), stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _shipped_catalog(stamps: tuple[tuple[str, int, int], ...]):
+    from toolsearch.engine.catalog import load_sources  # noqa: PLC0415
+
+    return load_sources([name for name, _size, _mtime in stamps])
+
+
+def inspector_of(paths: Sequence[str | Path], naming: str = "prefixed", profile=None):
+    """``Inspector.from_files(paths, naming, profile)`` for files no test changes (the shipped
+    samples and examples), as the tests compute the figures a page or a command must show: each
+    file set is read and parsed once per test process (keyed by the paths as given, their sizes
+    and modification times, so a changed file is read again) and every call gets a new
+    :class:`~toolsearch.engine.inspector.Inspector` registered from that frozen catalog. Parsing
+    the YAML of a shipped sample again for each expected figure was a fifth of the CPU of the
+    AppTest files that do it (0.08 s per team-workspace, 0.25 s per cloudflare-flat)."""
+    from toolsearch.engine.inspector import Inspector  # noqa: PLC0415
+
+    return Inspector(_shipped_catalog(tuple(_stamp(p) for p in paths)), naming, profile)
 
 
 

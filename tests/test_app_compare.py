@@ -15,7 +15,7 @@ import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables
+from conftest import inspector_of, literal_tables
 from toolsearch.analysis import quantities as Q
 from toolsearch.analysis.cachediff import Side, compare
 from toolsearch.analysis.palette import STATE_COLORS, cell_style
@@ -80,7 +80,7 @@ def _check(at, a: Side, b: Side, display: str = "chars4") -> None:
 
 
 def _team(naming: str = "prefixed") -> Inspector:
-    return Inspector.from_files([TEAM], naming)
+    return inspector_of([TEAM], naming)
 
 
 def _side(inspector: Inspector, label: str, context_length: int | None = 200_000, tokenizer: str = "chars4",

@@ -7,11 +7,10 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables
+from conftest import inspector_of, literal_tables
 from toolsearch.analysis import harnesses as H
 from toolsearch.analysis.sessions import load_sessions
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).absolute().parent.parent
 CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -29,7 +28,7 @@ def open_page() -> AppTest:
 
 
 def engine_rows(lengths, settings=None):
-    inspector = Inspector.from_files([CATALOG])
+    inspector = inspector_of([CATALOG])
     return inspector, H.harness_rows(inspector, lengths, parse_config({}), "chars4", settings)
 
 
@@ -69,7 +68,7 @@ def test_sessions_suggest_pins_and_count_round_trips():
     at = open_page()
     at.selectbox(key="harness_sessions").set_value(SESSIONS.name).run()
     assert not at.exception, at.exception
-    inspector = Inspector.from_files([CATALOG])
+    inspector = inspector_of([CATALOG])
     sessions = load_sessions([SESSIONS]).sessions
     suggested = [name for name, _ in H.most_called_tools(sessions, inspector)]
     assert suggested

@@ -8,7 +8,7 @@ import json
 import time
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import inspector_of, run_cli
 from streamlit.testing.v1 import AppTest
 
 from toolsearch.analysis.lint import hidden_character_errors, lint
@@ -56,7 +56,7 @@ def test_hidden_character_errors_are_lints_errors_and_skip_a_clean_catalog(tmp_p
     rlo = Inspector.from_files([path], "prefixed")
     expected = [f for f in lint(rlo).findings if f.rule == "hidden-characters" and f.severity == "error"]
     assert hidden_character_errors(rlo) == expected and len(expected) == 1
-    flat = Inspector.from_files([ROOT / "sample_catalogs" / "cloudflare-flat.yaml"], "prefixed")
+    flat = inspector_of([ROOT / "sample_catalogs" / "cloudflare-flat.yaml"], "prefixed")
     start = time.perf_counter()
     assert hidden_character_errors(flat) == []
     assert time.perf_counter() - start < 1.0  # the quick pass, not the whole lint (seconds here)

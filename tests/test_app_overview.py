@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables
+from conftest import inspector_of, literal_tables
 from toolsearch.analysis.recommend import smallest_threshold_pct
 from toolsearch.analysis.sweep import names_budget
 from toolsearch.engine.config import parse_config
@@ -30,7 +30,7 @@ def _app() -> AppTest:
 
 
 def _engine(catalog: str, context_length, **config):
-    inspector = Inspector.from_files([SAMPLES / f"{catalog}.yaml"])
+    inspector = inspector_of([SAMPLES / f"{catalog}.yaml"])
     return inspector.plan(parse_config(config), context_length)
 
 
@@ -306,7 +306,7 @@ def test_schema_size_table_explains_deferred_above_all_schemas():
     add up to more than the whole array; the caption under the table says why, for that tokenizer only."""
     at = _app()
     at.sidebar.selectbox(key="catalog").set_value("github-full").run()
-    inspector = Inspector.from_files([SAMPLES / "github-full.yaml"])
+    inspector = inspector_of([SAMPLES / "github-full.yaml"])
     plans = {tk: inspector.plan(parse_config({}), 200_000, "chars4", tk) for tk in ("chars4", "o200k_base", "cl100k_base")}
     above = [tk for tk, p in plans.items() if p.deferred_tokens > p.eager_tokens]
     assert above == ["o200k_base"], {tk: (p.deferred_tokens, p.eager_tokens) for tk, p in plans.items()}
@@ -409,6 +409,6 @@ def test_tier_label_is_one_plain_label_on_the_page_and_in_the_report():
     at.sidebar.number_input(key="ctx_custom").set_value(1000).run()
     bar = next(m.value for m in at.markdown if 'data-testid="tier-bar"' in m.value)
     assert f"<b>{TIER_LABELS[2]}</b>" in bar
-    inspector = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    inspector = inspector_of([SAMPLES / "team-workspace.yaml"])
     report = build_report(inspector, parse_config({}), 1_000)
     assert f">{esc(TIER_LABELS[2])}</span>" in report and "bare bridge" not in report

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from conftest import inspector_of
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis import quantities as Q
 
 ROOT = Path(__file__).absolute().parent.parent
@@ -20,7 +20,7 @@ def test_saved_share_short_of_all_is_not_shown_as_100_percent():
     at.query_params.update({"with": "cloudflare-flat"})
     at.run()
     assert not at.exception, at.exception
-    plan = Inspector.from_files([SAMPLES / "team-workspace.yaml", SAMPLES / "cloudflare-flat.yaml"]).plan(
+    plan = inspector_of([SAMPLES / "team-workspace.yaml", SAMPLES / "cloudflare-flat.yaml"]).plan(
         parse_config({}), 200_000)
     saved, eager = Q.saved_per_request(plan), Q.all_schemas_up_front(plan)
     assert 0 < eager - saved and round(100 * saved / eager) == 100  # the case: 99.5 % or more, not all
@@ -43,7 +43,7 @@ def test_report_says_the_same_share_as_the_overview(tmp_path):
     at.run()
     assert not at.exception, at.exception
     page = next(m for m in at.metric if m.label == Q.SAVED.name).proto.delta
-    plan = Inspector.from_files([SAMPLES / "cloudflare-flat.yaml"]).plan(parse_config({}), 200_000)
+    plan = inspector_of([SAMPLES / "cloudflare-flat.yaml"]).plan(parse_config({}), 200_000)
     assert page == Q.saved_share_words(plan) == "99.8% of all schemas up front"
     out = tmp_path / "r.html"
     run_cli("report", str(SAMPLES / "cloudflare-flat.yaml"), "--context-length", "200000", "-o", str(out))

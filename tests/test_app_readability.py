@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import heat_cells, literal_tables
+from conftest import heat_cells, inspector_of, literal_tables
 from toolsearch.analysis import charts, palette
 from toolsearch.ui import signals
 from toolsearch.analysis.palette import STATE_COLORS, STRATEGY_COLORS, contrast_ratio
@@ -56,7 +56,7 @@ def figures(at: AppTest) -> list[dict]:
 
 
 def inspector(name: str = "team-workspace") -> Inspector:
-    return Inspector.from_files([SAMPLES / f"{name}.yaml"], "prefixed")
+    return inspector_of([SAMPLES / f"{name}.yaml"], "prefixed")
 
 
 # --- 1. heat maps: every cell's text reaches AA on its fill -------------------------------------------

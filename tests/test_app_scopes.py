@@ -11,9 +11,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables
+from conftest import inspector_of, literal_tables
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.profile import default_profile
 from toolsearch.analysis.scope_compare import compare_scopes
 from toolsearch.engine.scopes import Scope
@@ -50,7 +49,7 @@ def _metric(at, label_start: str) -> str:
 
 
 def _engine(scope: Scope | None):
-    return Inspector.from_files([SAMPLE]).scoped(scope).plan(CONFIG, 200_000)
+    return inspector_of([SAMPLE]).scoped(scope).plan(CONFIG, 200_000)
 
 
 def test_editor_defines_and_selects_a_scope_and_overview_plans_for_it():
@@ -132,7 +131,7 @@ def test_scopes_page_side_by_side_matrix_and_probe():
     at.switch_page("toolsearch/ui/scopes.py").run()
     assert not at.exception, at.exception
     ops = Scope("ops", ("grafana", "sentry"))
-    expected = compare_scopes(Inspector.from_files([SAMPLE]), [None, SUPPORT, ops], CONFIG, 200_000)
+    expected = compare_scopes(inspector_of([SAMPLE]), [None, SUPPORT, ops], CONFIG, 200_000)
     compare = literal_tables(at)["scopes_compare"]
     assert list(compare["scope"]) == ["Whole catalog", "support", "ops"]
     assert list(compare["tools array with tool search (tokens)"]) == [f"{r.tokens_per_request:,}" for r in expected]
@@ -148,7 +147,7 @@ def test_scopes_page_side_by_side_matrix_and_probe():
 
     matrix = literal_tables(at)["scopes_matrix"]  # one row per server, one column per scope
     assert list(matrix.columns) == ["server", "support", "ops"]
-    assert list(matrix["server"]) == sorted(Inspector.from_files([SAMPLE]).registration.server_kinds)
+    assert list(matrix["server"]) == sorted(inspector_of([SAMPLE]).registration.server_kinds)
     rows = {row["server"]: row for _, row in matrix.iterrows()}
     assert (rows["slack"]["support"], rows["github"]["support"], rows["grafana"]["ops"], rows["slack"]["ops"]) == (
         "all", "—", "all", "—")
@@ -231,7 +230,7 @@ def test_scopes_page_counts_a_mixed_listing():
     at.switch_page("toolsearch/ui/scopes.py").run()
     assert not at.exception, at.exception
     compare = literal_tables(at)["scopes_compare"]
-    expected = compare_scopes(Inspector.from_files([SAMPLE]), [None, SUPPORT], CONFIG, 8_000)
+    expected = compare_scopes(inspector_of([SAMPLE]), [None, SUPPORT], CONFIG, 8_000)
     assert expected[0].form == "mixed"
     assert list(compare["form"]) == ["mixed 3/9", expected[1].short_label]
 

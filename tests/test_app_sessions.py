@@ -13,7 +13,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables, run_cli
+from conftest import inspector_of, literal_tables, run_cli
 from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, share_cell
 from toolsearch.ui.common import md_escape
@@ -21,7 +21,6 @@ from toolsearch.engine import constants as C
 from toolsearch.engine.config import parse_config
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS
 from toolsearch.live.guard import launch_token
-from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.sessions import (aggregates, called_listed_at, catalog_drift, listing_what_if, load_sessions, replay,
                                           session_flags, summary)
 
@@ -73,7 +72,7 @@ def metric(at: AppTest, label: str) -> str:
 
 
 def engine(ctx: int | None = 200_000, query: dict[str, str] | None = None):
-    inspector = Inspector.from_files([CATALOG])
+    inspector = inspector_of([CATALOG])
     config = parse_config({"threshold_pct": float((query or {}).get("pct", C.THRESHOLD_PCT_DEFAULT))})
     loaded = load_sessions([SAMPLES / "state.db"])
     rep = replay(loaded.sessions, inspector, config, None)
@@ -264,7 +263,7 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
 
 def test_replay_drift_warning_names_the_difference():
     at = open_page({"catalog": "cloudflare-flat"})
-    inspector = Inspector.from_files([ROOT / "sample_catalogs" / "cloudflare-flat.yaml"])
+    inspector = inspector_of([ROOT / "sample_catalogs" / "cloudflare-flat.yaml"])
     drift = catalog_drift(load_sessions([SAMPLES / "state.db"]).sessions, inspector)
     assert drift.missing_servers == ("github", "grafana", "linear", "notion", "slack")
     warning = next(w.value for w in at.warning if "ran on another catalog" in w.value)
@@ -274,7 +273,7 @@ def test_replay_drift_warning_names_the_difference():
     # the sessions' own catalog, the app's default: a first-time user opens the page with no drift
     at = open_page()
     assert not [w.value for w in at.warning if "ran on another catalog" in w.value]
-    assert catalog_drift(load_sessions([SAMPLES / "state.db"]).sessions, Inspector.from_files([CATALOG])).drifted is False
+    assert catalog_drift(load_sessions([SAMPLES / "state.db"]).sessions, inspector_of([CATALOG])).drifted is False
 
 
 def test_a_drifted_search_is_marked_in_the_timeline_and_warned_of():

@@ -15,11 +15,10 @@ import yaml
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables
+from conftest import inspector_of, literal_tables
 from toolsearch.analysis import palette
 from toolsearch.ui import common
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_catalogs"
@@ -86,7 +85,7 @@ def test_hidden_controls_keep_their_values_across_pages():
     at.switch_page("toolsearch/ui/overview.py").run()
     assert at.sidebar.slider(key="threshold_pct").value == 1.0
     assert at.sidebar.selectbox(key="ctx_choice").value == "32K"
-    plan = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).plan(parse_config({"threshold_pct": 1.0}), 32_000)
+    plan = inspector_of([SAMPLES / "team-workspace.yaml"]).plan(parse_config({"threshold_pct": 1.0}), 32_000)
     assert f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens" in markdown(at)
 
 
@@ -225,8 +224,8 @@ def test_tier_change_notice_names_its_cause():
     """A tier or form change is announced as caused by the catalog when the catalog changed, and
     by the last setting when a setting did."""
     config = parse_config({})
-    before = Inspector.from_files([SAMPLES / "team-workspace.yaml"], "prefixed").plan(config, 200_000)
-    after = Inspector.from_files([SAMPLES / "cloudflare-flat.yaml"], "prefixed").plan(config, 200_000)
+    before = inspector_of([SAMPLES / "team-workspace.yaml"], "prefixed").plan(config, 200_000)
+    after = inspector_of([SAMPLES / "cloudflare-flat.yaml"], "prefixed").plan(config, 200_000)
     assert (before.tier, before.listing_form) != (after.tier, after.listing_form)
     at = app()
     assert "Changed with" not in markdown(at)
@@ -237,7 +236,7 @@ def test_tier_change_notice_names_its_cause():
     assert f"form {before.listing_form} → {after.listing_form}" in text or f"tier {before.tier} → {after.tier}" in text
     at.sidebar.slider(key="threshold_pct").set_value(0.0).run()
     assert not at.exception, at.exception
-    zero = Inspector.from_files([SAMPLES / "cloudflare-flat.yaml"], "prefixed").plan(
+    zero = inspector_of([SAMPLES / "cloudflare-flat.yaml"], "prefixed").plan(
         parse_config({"threshold_pct": 0.0}), 200_000)
     assert (zero.tier, zero.listing_form) != (after.tier, after.listing_form)  # a budget of 0: nothing listed
     assert f"Changed with the last setting: form {after.listing_form} → {zero.listing_form}" in markdown(at)
@@ -249,8 +248,8 @@ def test_tier_change_notice_names_its_cause():
 def test_samples_combine_in_the_sidebar_and_in_the_link():
     at = app({"catalog": "team-workspace", "with": "cloudflare-flat"})
     assert at.sidebar.multiselect(key="catalog_more").value == ["cloudflare-flat"]
-    team = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).catalog
-    cloudflare = Inspector.from_files([SAMPLES / "cloudflare-flat.yaml"]).catalog
+    team = inspector_of([SAMPLES / "team-workspace.yaml"]).catalog
+    cloudflare = inspector_of([SAMPLES / "cloudflare-flat.yaml"]).catalog
     servers = len(team.servers) + len(cloudflare.servers)
     assert {s.name for s in team.servers}.isdisjoint(s.name for s in cloudflare.servers)
     line = at.text[0].value
@@ -279,7 +278,7 @@ def test_uploads_combine_with_samples_and_a_bad_link_name_is_said():
     upload(at, [("mine.yaml", yaml.safe_dump(BROKEN).encode())])
     at.run()
     assert not at.exception, at.exception
-    cloudflare = Inspector.from_files([SAMPLES / "cloudflare-flat.yaml"]).catalog
+    cloudflare = inspector_of([SAMPLES / "cloudflare-flat.yaml"]).catalog
     assert f"· {len(cloudflare.servers) + 1} servers · source: Uploaded + cloudflare-flat" in at.text[0].value
     assert at.query_params["catalog"] in (["upload"], "upload")
 

@@ -25,7 +25,7 @@ import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
-from conftest import heat_cells, literal_tables, run_cli
+from conftest import heat_cells, inspector_of, literal_tables, run_cli
 from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis import charts
 from toolsearch.ui.common import STATE_COLORS
@@ -57,7 +57,7 @@ EXTERNAL_SRC = re.compile(r"""\bsrc\s*=\s*["']?\s*(?:https?:)?//""", re.IGNORECA
 
 @functools.lru_cache(maxsize=8)
 def inspector(catalog: str = "team-workspace", naming: str = "prefixed") -> Inspector:
-    return Inspector.from_files([SAMPLES / f"{catalog}.yaml"], naming)
+    return inspector_of([SAMPLES / f"{catalog}.yaml"], naming)
 
 
 def config_for(query: dict[str, str]):
@@ -976,7 +976,7 @@ def test_a_goal_no_setting_reaches_says_why_not_two_guesses():
     """Under the grid, a goal that no listing_max_tokens reaches said "never (the listing is larger
     than 60,000 tokens, or listing is off)", two reasons where the page knows which one holds."""
     at = open_page("toolsearch/ui/tuning.py", {"with": "cloudflare-flat"})
-    full = listing_ladder(Inspector.from_files([SAMPLES / "team-workspace.yaml", SAMPLES / "cloudflare-flat.yaml"]).planner,
+    full = listing_ladder(inspector_of([SAMPLES / "team-workspace.yaml", SAMPLES / "cloudflare-flat.yaml"]).planner,
                           parse_config({})).sizes()["full"]
     assert full > 60_000
     text = "\n".join(m.value for m in at.markdown)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables
+from conftest import inspector_of, literal_tables
 from tests.test_sessions import tool_calls, write_store
 from tests.test_sessions_evidence import SPEC as HERMES_SPEC
 from toolsearch.analysis.harnesses import pin_hot_tools
@@ -28,7 +28,6 @@ from toolsearch.analysis.recommend import add_session_evidence, frontier, recomm
 from toolsearch.analysis.sessions import called_tools, load_sessions, load_sessions_bytes
 from toolsearch.analysis.sweep import listing_ladder
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 from toolsearch.live.guard import launch_token
 
 ROOT = Path(__file__).absolute().parent.parent
@@ -72,7 +71,7 @@ def shown(at: AppTest) -> str:
 
 def expected(sessions: list, lengths: list[int]):
     """The library's figures for these sessions on the default sample at the default sidebar."""
-    inspector = Inspector.from_files([CATALOG])
+    inspector = inspector_of([CATALOG])
     config = parse_config({})
     ladder = listing_ladder(inspector.planner, config)
     called, unknown = called_tools(sessions, inspector, config)

@@ -9,13 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import inspector_of, run_cli
 from streamlit.testing.v1 import AppTest
 
 from toolsearch.analysis import quantities as Q
 from toolsearch.engine.bridge import to_wire
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.tokens import get_tokenizer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +26,7 @@ def _response(limit: int | None = None) -> dict:
     request: dict = {"queries": QUERIES}
     if limit is not None:
         request["limit"] = limit
-    return Inspector.from_files([TEAM]).bridge(parse_config({})).tool_search(request)
+    return inspector_of([TEAM]).bridge(parse_config({})).tool_search(request)
 
 
 def test_bridge_response_counts_the_wire_json_with_the_tokenizer() -> None:
@@ -70,7 +69,7 @@ def test_strategies_timeline_counts_a_search_response_the_same_way() -> None:
     )
     from toolsearch.analysis.wording import counted
 
-    inspector = Inspector.from_files([TEAM])
+    inspector = inspector_of([TEAM])
     for tokenizer in ("chars4", "o200k_base"):
         model = StrategyModel(inspector, settings=StrategySettings(tokenizer=tokenizer))
         step = model.timeline([Event("search", "create issue"), Event("describe", ("mcp__github__create_issue",))])
@@ -94,7 +93,7 @@ def test_describe_command_prints_the_response_size_the_describe_tab_shows(tokeni
     assert done.returncode == 1, done.stderr  # a name not found fails the run, as before
     as_json = run_cli("describe", str(TEAM), *names, "--json")
     response = json.loads(as_json.stdout)
-    assert response == Inspector.from_files([TEAM]).bridge(parse_config({})).tool_describe({"names": names})
+    assert response == inspector_of([TEAM]).bridge(parse_config({})).tool_describe({"names": names})
     *body, last = done.stdout.splitlines()
     assert json.loads("\n".join(body)) == response
     assert last == f"response: {Q.bridge_response_words(response, tokenizer)}"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import inspector_of
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -44,7 +44,7 @@ def page(browser):
 
 
 def _expected_plan(catalog: str, **overrides):
-    inspector = Inspector.from_files([ROOT / "sample_catalogs" / f"{catalog}.yaml"])
+    inspector = inspector_of([ROOT / "sample_catalogs" / f"{catalog}.yaml"])
     return inspector, inspector.plan(parse_config(overrides.pop("config", {})), **overrides)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import inspector_of
 from toolsearch.analysis.evaluation import evaluate, load_queries
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
@@ -69,7 +70,7 @@ BARS_JS = """() => Array.from(document.querySelectorAll('.barlayer .trace.bars')
 def test_quality_bars_are_in_table_order_top_to_bottom(chromium, tmp_path, width):
     from toolsearch.ui.quality import metrics_figure, metrics_rows
 
-    ins = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    ins = inspector_of([SAMPLES / "team-workspace.yaml"])
     ev = evaluate(ins, load_queries(SAMPLES / "queries" / "team-workspace.yaml"),
                   variants=["reference", "no-gate", "plain-bm25"])
     assert [r["variant"] for r in metrics_rows(ev)] == ["reference", "no-gate", "plain-bm25"]
@@ -92,7 +93,7 @@ def test_quality_bars_are_in_table_order_top_to_bottom(chromium, tmp_path, width
 def test_costs_budget_line_is_drawn_over_the_tallest_bar_with_its_label(chromium, tmp_path, width):
     from toolsearch.analysis import charts
 
-    plan = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).plan(parse_config({}), 32_000)
+    plan = inspector_of([SAMPLES / "team-workspace.yaml"]).plan(parse_config({}), 32_000)
     fig = charts.server_costs_figure(plan, log_y=True)
     page = draw(chromium, fig, tmp_path, "server-costs", width)
     # the dashed line is in the layer drawn after the bars, and crosses the tallest bar
@@ -135,7 +136,7 @@ def test_a_bar_crossing_the_budget_line_is_not_cut_by_its_halo(chromium, tmp_pat
 
     from toolsearch.analysis import charts
 
-    plan = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).plan(parse_config({}), 200_000)
+    plan = inspector_of([SAMPLES / "team-workspace.yaml"]).plan(parse_config({}), 200_000)
     page = draw(chromium, charts.server_costs_figure(plan, log_y=True), tmp_path, "server-costs-halo", 1024)
     line = page.evaluate("""() => Array.from(document.querySelectorAll('.layer-above .shapelayer path'))
         .map(p => ({y: p.getBoundingClientRect().top, width: parseFloat(p.style.strokeWidth)}))""")
@@ -158,7 +159,7 @@ def test_listing_curve_legend_names_the_sidebar_line(chromium, tmp_path):
     from toolsearch.analysis import charts
     from toolsearch.analysis.sweep import curve_bounds, curve_context_lengths, form_grid, listing_ladder
 
-    ins = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    ins = inspector_of([SAMPLES / "team-workspace.yaml"])
     cfg = parse_config({})
     ladder = listing_ladder(ins.planner, cfg)
     low, high = curve_bounds(ladder, cfg.threshold_pct, cfg.listing_max_tokens, 8_000, 1_000_000)
@@ -179,7 +180,7 @@ def test_collapse_chart_budget_label_stays_inside_the_chart(chromium, tmp_path, 
     chart's edge, wherever the budget falls on the axis."""
     from toolsearch.analysis import charts
 
-    plan = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).plan(parse_config({}), context_length)
+    plan = inspector_of([SAMPLES / "team-workspace.yaml"]).plan(parse_config({}), context_length)
     rows = charts.collapse_rows(plan)
     fig = charts.collapse_figure(rows, "chars4", plan.budget, plan.planning_tokenizer)
     page = draw(chromium, fig, tmp_path, f"collapse-{context_length}", 1024)

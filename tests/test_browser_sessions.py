@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import inspector_of
 from toolsearch.engine.config import ToolSearchConfig
-from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.sessions import load_sessions, replay, summary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,7 +47,7 @@ def _metric(page, label: str) -> str:
 
 
 def test_upload_a_session_store_and_a_transcript(page, app_url, tmp_path):
-    inspector = Inspector.from_files([ROOT / "sample_catalogs" / "team-workspace.yaml"])
+    inspector = inspector_of([ROOT / "sample_catalogs" / "team-workspace.yaml"])
     loaded = load_sessions([SAMPLES / "state.db"])
     expected = summary(loaded.sessions, replay(loaded.sessions, inspector, ToolSearchConfig()))
     store = tmp_path / "my-state.db"

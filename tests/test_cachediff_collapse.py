@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import literal_tables, run_cli, write_yaml
+from conftest import inspector_of, literal_tables, run_cli, write_yaml
 from toolsearch.cli import diff as cli_diff
 from toolsearch.analysis.cachediff import Side, compare, first_difference
 from toolsearch.engine.catalog import catalog_from_data
@@ -221,7 +221,7 @@ def test_context_length_change_flips_the_form():
 
 
 def test_context_length_change_to_mixed_differs_at_the_framing():
-    i = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    i = inspector_of([SAMPLES / "team-workspace.yaml"])
     a, b = i.plan(DEFAULTS, 200_000), i.plan(DEFAULTS, 8_000)
     assert (a.listing_form, b.listing_form) == ("full", "mixed")
     diff = compare(side(i, 200_000), side(i, 8_000, label="B"))
@@ -243,7 +243,7 @@ def test_budget_change_without_a_form_change_is_a_hit():
 
 
 def test_budget_change_within_mixed_changes_server_states():
-    i = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    i = inspector_of([SAMPLES / "team-workspace.yaml"])
     diff = compare(side(i, 8_000), side(i, 8_000, config=parse_config({"listing_max_tokens": 300}), label="B"))
     assert [c.kind for c in diff.causes] == ["server_states"]
     assert diff.causes[0].message == ("1 server changes state in the listing: filesystem names → summary (form mixed "
@@ -264,7 +264,7 @@ def test_counts_in_cause_messages_agree_in_number():
                                      "(its group heading or summary count changes too).")
     assert by_kind["description_tail"] == ("2 deferred tools changed only after the first sentence (not in the "
                                            "prefix; tool_describe returns it): a1, a2.")
-    i = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    i = inspector_of([SAMPLES / "team-workspace.yaml"])
     diff = compare(side(i, 8_000), side(i, 8_000, config=parse_config({"listing_max_tokens": 200}), label="B"))
     assert [c.message for c in diff.causes] == [
         "2 servers change state in the listing: filesystem names → summary, sentry names → summary (form mixed "
@@ -313,7 +313,7 @@ def test_wording_profile_and_naming_changes():
 
 
 def test_reusable_tokens_with_a_bpe_tokenizer():
-    i = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    i = inspector_of([SAMPLES / "team-workspace.yaml"])
     diff = compare(side(i, 200_000, tokenizer="o200k_base"), side(i, 32_000, label="B", tokenizer="o200k_base"))
     tk = get_tokenizer("o200k_base")
     text_a = compact_json(i.plan(DEFAULTS, 200_000, "o200k_base").tools)
@@ -338,7 +338,7 @@ def at_budget(budget: int):
 
 
 def test_missed_fit_example_reference_shows_nothing():
-    i = Inspector.from_files([EXAMPLES / "collapse-missed-fit.yaml"], "as-is")
+    i = inspector_of([EXAMPLES / "collapse-missed-fit.yaml"], "as-is")
     erp = i.catalog.servers[0].name
     git = [t.name for t in i.catalog.servers[1].tools]
     header = len(PROFILE.text("listing", "header"))
@@ -362,7 +362,7 @@ def test_missed_fit_example_reference_shows_nothing():
 
 
 def test_reference_collapses_more_servers_than_needed():
-    i = Inspector.from_files([EXAMPLES / "collapse-more-servers.yaml"], "as-is")
+    i = inspector_of([EXAMPLES / "collapse-more-servers.yaml"], "as-is")
     wh = i.catalog.servers[0].name
     config, ctx = at_budget(76)
     cmp = compare_collapse(i.planner, config, ctx)
@@ -397,7 +397,7 @@ def test_same_number_collapsed_but_more_names_shown():
 
 
 def test_full_and_names_are_kept_and_not_applicable_cases():
-    i = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    i = inspector_of([SAMPLES / "team-workspace.yaml"])
     for ctx, form in ((200_000, "full"), (32_000, "names")):
         cmp = compare_collapse(i.planner, DEFAULTS, ctx)
         assert (cmp.verdict, cmp.reference.form, cmp.best.form) == ("same", form, form)
@@ -410,7 +410,7 @@ def test_full_and_names_are_kept_and_not_applicable_cases():
 @pytest.mark.parametrize("catalog", ["team-workspace", "unreal-editor", "japanese", "five-servers", "hard-cases"])
 @pytest.mark.parametrize("tokenizer", ["chars4", "o200k_base"])
 def test_reference_side_equals_the_plan(catalog, tokenizer):
-    i = Inspector.from_files([SAMPLES / f"{catalog}.yaml"])
+    i = inspector_of([SAMPLES / f"{catalog}.yaml"])
     for ctx in (2_000, 4_000, 8_000, 16_000, 32_000):
         plan = i.plan(DEFAULTS, ctx, tokenizer)
         cmp = compare_collapse(i.planner, DEFAULTS, ctx, tokenizer)
@@ -422,7 +422,7 @@ def test_reference_side_equals_the_plan(catalog, tokenizer):
 
 
 def test_collapse_table_rows():
-    i = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    i = inspector_of([SAMPLES / "team-workspace.yaml"])
     rows = collapse_table(i.planner, DEFAULTS, [8_000, 200_000])
     assert [(r.budget, r.verdict, r.reference_form, r.best_form) for r in rows] == [
         (400, "more_names", "mixed", "mixed"), (4_000, "same", "full", "full")]
@@ -485,7 +485,7 @@ def test_best_collapse_matches_brute_force_chars4(specs, header, budget):
 
 @pytest.fixture(scope="module")
 def team_groups():
-    i = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    i = inspector_of([SAMPLES / "team-workspace.yaml"])
     return i.planner.deferral(DEFAULTS.defer).groups, i.planner.header
 
 
@@ -529,7 +529,7 @@ def test_run_diff_json_shape(capsys):
     assert set(out) == {"identical", "cache_hit", "a", "b", "tools_array", "tool_search_description",
                         "reusable_prefix", "causes", "notes", "explanation", "rug_pulls"}
     assert out["rug_pulls"] == []  # the same catalog on both sides
-    i = Inspector.from_files([TEAM])
+    i = inspector_of([TEAM])
     expected = compare(Side(i, DEFAULTS, 200_000, label="A", source=TEAM), Side(i, DEFAULTS, 32_000, label="B", source=TEAM))
     assert out == {**json.loads(json.dumps(expected.to_dict(), ensure_ascii=False)), "rug_pulls": []}
     assert (out["a"]["listing_form"], out["b"]["listing_form"]) == ("full", "names")
@@ -622,7 +622,7 @@ def metrics(at) -> list[tuple[str, str]]:
 
 def test_page_shows_the_engine_diff_and_collapse():
     at = open_page({"ctx": "8K"})
-    i = Inspector.from_files([TEAM])
+    i = inspector_of([TEAM])
     markdown = "\n".join(m.value for m in at.markdown)
     assert "Prompt cache: HIT" in markdown  # side B starts equal to the sidebar
     at.selectbox(key="cmp_b_ctx").set_value("200K").run()
@@ -679,8 +679,8 @@ def test_page_naming_change_on_side_b():
     at = open_page({})
     at.selectbox(key="cmp_b_naming").set_value("as-is").run()
     assert not at.exception, at.exception
-    i = Inspector.from_files([TEAM])
-    diff = compare(Side(i, DEFAULTS, 200_000, label="A"), Side(Inspector.from_files([TEAM], "as-is"), DEFAULTS, 200_000,
+    i = inspector_of([TEAM])
+    diff = compare(Side(i, DEFAULTS, 200_000, label="A"), Side(inspector_of([TEAM], "as-is"), DEFAULTS, 200_000,
                                                                  label="B"))
     causes = [t.value for t in at.text][2].splitlines()
     assert causes == [f"• {c.kind.replace('_', ' ')}: {c.message}" for c in diff.causes]
@@ -716,7 +716,7 @@ def test_collapse_method_in_words_says_whether_the_choice_is_proven():
                                                "fits the budget, so no server is collapsed and there is no choice "
                                                "to make")
     at = open_page({"ctx": "200K"})
-    cmp = compare_collapse(Inspector.from_files([TEAM]).planner, DEFAULTS, 200_000)
+    cmp = compare_collapse(inspector_of([TEAM]).planner, DEFAULTS, 200_000)
     assert cmp.method == "full fits"
     assert f"Budget 4,000 tokens (chars4). How the best choice was found: {method_words('full fits', True)}." in [
         c.value for c in at.caption]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import run_cli, run_cli_process, toolsearch_command
+from conftest import inspector_of, run_cli, run_cli_process, toolsearch_command
 from toolsearch.cli.commands import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -478,9 +478,8 @@ def test_the_gate_line_copied_with_its_placeholder_says_what_to_put_there(tmp_pa
     from toolsearch.analysis.recommend import export_block, recommend_for_contexts
     from toolsearch.analysis.sweep import listing_ladder
     from toolsearch.engine.config import parse_config
-    from toolsearch.engine.inspector import Inspector
 
-    inspector = Inspector.from_files([ROOT / "sample_catalogs" / "five-servers.yaml"])
+    inspector = inspector_of([ROOT / "sample_catalogs" / "five-servers.yaml"])
     rec = recommend_for_contexts(listing_ladder(inspector.planner, parse_config({})), parse_config({}), [200_000], "names")
     block = export_block(rec, parse_config({}), catalog_name=inspector.catalog.name, fingerprint="0" * 16, version="0")
     (tmp_path / "config.yaml").write_text(block, encoding="utf-8")

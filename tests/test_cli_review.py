@@ -14,10 +14,9 @@ import yaml
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from conftest import run_cli, write_yaml
+from conftest import inspector_of, run_cli, write_yaml
 from toolsearch.analysis.quantities import length_label
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_catalogs"
@@ -39,7 +38,7 @@ def test_costs_json_splits_every_tool_and_adds_up_per_server():
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert (data["planning_tokenizer"], data["display_tokenizer"]) == ("chars4", "o200k_base")
-    ins = Inspector.from_files([FIVE])
+    ins = inspector_of([FIVE])
     plan = ins.plan(parse_config({}), None, "chars4", "o200k_base")
     assert data["eager_tokens"] == plan.eager_tokens  # the app's "All schemas" figure
     totals = ins.planner.tool_tokens("o200k_base")
@@ -73,7 +72,7 @@ def test_costs_heads_a_tools_whole_definition_as_the_costs_page_does():
     lines = run_cli("costs", FIVE).stdout.splitlines()
     head, rows = _text_rows(lines[2:])
     assert head == ["name", "server", "description", "signature", "tool schema", "share", "outlier"]
-    alone = Q.tool_schemas(Inspector.from_files([FIVE]).planner, "chars4")
+    alone = Q.tool_schemas(inspector_of([FIVE]).planner, "chars4")
     assert {row[0]: int(row[4].replace(",", "")) for row in rows} == alone
     assert head[4] == Q.TOOL_SCHEMA_COLUMN  # the Costs page's heading (test_app_search_costs.py reads it there)
 
@@ -90,7 +89,7 @@ def test_costs_text_names_both_tokenizers_and_csv_sorts():
     assert list(rows[0]) == ["name", "server", "description_tokens", "signature_tokens", "total_tokens", "share",
                              "outlier"]
     assert [r["name"] for r in rows] == sorted(r["name"] for r in rows)
-    assert len(rows) == len(Inspector.from_files([FIVE]).registration.tools)
+    assert len(rows) == len(inspector_of([FIVE]).registration.tools)
     done = run_cli("costs", FIVE, "--csv", "--sort", "description")
     values = [int(r["description_tokens"]) for r in csv.DictReader(io.StringIO(done.stdout))]
     assert values == sorted(values, reverse=True)

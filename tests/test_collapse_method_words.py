@@ -8,19 +8,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import inspector_of, run_cli
 from streamlit.testing.v1 import AppTest
 
 from toolsearch.analysis.collapse import METHOD_HEADING, compare_collapse, method_words
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).resolve().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
 
 
 def test_collapse_names_the_method_as_the_page_does() -> None:
-    cmp = compare_collapse(Inspector.from_files([TEAM]).planner, parse_config({}), 8_000)
+    cmp = compare_collapse(inspector_of([TEAM]).planner, parse_config({}), 8_000)
     assert cmp.method.startswith("knapsack") and cmp.exact  # the case the command wrote as "method: knapsack …"
     words = method_words(cmp.method, cmp.exact)
     done = run_cli("collapse", TEAM, "--context-length", "8k")

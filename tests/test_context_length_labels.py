@@ -9,10 +9,10 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from conftest import inspector_of
 from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis.report import build_report
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_catalogs"
@@ -44,7 +44,7 @@ def test_overview_labels_the_context_length_of_its_budget_and_its_warning() -> N
 
 
 def test_report_heat_table_headings_are_length_labels() -> None:
-    ins = Inspector.from_files([SAMPLES / "five-servers.yaml"])
+    ins = inspector_of([SAMPLES / "five-servers.yaml"])
     report = build_report(ins, parse_config({}), 200_000, context_lengths=[12_345, 32_000, 1_000_000],
                           threshold_pcts=[5.0])
     section = report[report.index("<h2>Listing form over context length"):]
@@ -60,7 +60,7 @@ def test_listing_curve_labels_the_sidebar_line_with_the_length_label() -> None:
     from toolsearch.analysis import charts
     from toolsearch.analysis.sweep import curve_bounds, curve_context_lengths, form_grid, listing_ladder
 
-    ins = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    ins = inspector_of([SAMPLES / "team-workspace.yaml"])
     cfg = parse_config({})
     ladder = listing_ladder(ins.planner, cfg)
     low, high = curve_bounds(ladder, cfg.threshold_pct, cfg.listing_max_tokens, 8_000, 1_000_000)

@@ -11,13 +11,12 @@ import html
 import re
 from pathlib import Path
 
-from conftest import literal_tables, run_cli
+from conftest import inspector_of, literal_tables, run_cli
 from streamlit.testing.v1 import AppTest
 
 from toolsearch.analysis import quantities as Q
 from toolsearch.analysis.scope_compare import compare_scopes
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.scopes import Scope
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +34,7 @@ def test_context_share_rounds_to_one_decimal_and_never_shows_a_share_as_zero():
 
 
 def _plan():
-    return Inspector.from_files([TEAM]).plan(parse_config({}), CONTEXT)
+    return inspector_of([TEAM]).plan(parse_config({}), CONTEXT)
 
 
 def test_overview_scopes_page_and_report_show_one_share_of_the_context(tmp_path):
@@ -49,7 +48,7 @@ def test_overview_scopes_page_and_report_show_one_share_of_the_context(tmp_path)
     assert not at.exception, at.exception
     metrics = {m.label: m for m in at.metric}
     # The link selects the scope "ops"; the Overview plans for it.
-    ops = Inspector.from_files([TEAM]).scoped(Scope("ops", ("grafana", "sentry"))).plan(parse_config({}), CONTEXT)
+    ops = inspector_of([TEAM]).scoped(Scope("ops", ("grafana", "sentry"))).plan(parse_config({}), CONTEXT)
     assert metrics[Q.TOOLS_ARRAY.name].value == f"{Q.tools_array(ops):,}"
     assert metrics[Q.TOOLS_ARRAY.name].delta == f"{Q.context_share(Q.tools_array(ops), CONTEXT)} of context"
     assert metrics[Q.ALL_SCHEMAS.name].delta == f"{Q.context_share(Q.all_schemas_up_front(ops), CONTEXT)} of context"
@@ -58,7 +57,7 @@ def test_overview_scopes_page_and_report_show_one_share_of_the_context(tmp_path)
     at.switch_page("toolsearch/ui/scopes.py").run()
     assert not at.exception, at.exception
     table = literal_tables(at)["scopes_compare"]
-    rows = compare_scopes(Inspector.from_files([TEAM]), [None, Scope("ops", ("grafana", "sentry"))],
+    rows = compare_scopes(inspector_of([TEAM]), [None, Scope("ops", ("grafana", "sentry"))],
                           parse_config({}), CONTEXT)
     assert list(table["scope"]) == ["Whole catalog", "ops"]
     assert list(table["% of context"]) == [Q.context_share(r.tokens_per_request, CONTEXT) for r in rows]

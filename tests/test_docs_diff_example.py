@@ -9,7 +9,7 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import inspector_of, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "cache-and-collapse.md"
@@ -58,9 +58,8 @@ def test_the_collapse_prose_on_the_team_workspace_sample() -> None:
     what-if keeps a different set and shows 35 tool names instead of 25": recomputed."""
     from toolsearch.analysis.collapse import compare_collapse
     from toolsearch.engine.config import parse_config
-    from toolsearch.engine.inspector import Inspector
 
-    inspector = Inspector.from_files([ROOT / "sample_catalogs" / "team-workspace.yaml"], "prefixed")
+    inspector = inspector_of([ROOT / "sample_catalogs" / "team-workspace.yaml"], "prefixed")
     cmp = compare_collapse(inspector.planner, parse_config({}), 8_000)
     words = {6: "six", 9: "nine"}
     servers = len(inspector.catalog.servers)

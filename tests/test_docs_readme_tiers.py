@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import inspector_of
 from toolsearch.analysis.quantities import form_word
 from toolsearch.engine.catalog import load_text
 from toolsearch.engine.config import parse_config
@@ -17,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _tiers() -> dict[str, set[int]]:
     """``{form word: {tiers}}`` over plans that reach every form, and tier 0 with tool search off."""
-    team = Inspector.from_files([ROOT / "sample_catalogs" / "team-workspace.yaml"])
+    team = inspector_of([ROOT / "sample_catalogs" / "team-workspace.yaml"])
     # one server alone goes from names straight to its summary line (form groups, shown "summary")
     tools = "".join(f"  - name: a_rather_long_tool_name_number_{i:03d}\n    description: Tool {i}.\n"
                     "    inputSchema: {type: object}\n" for i in range(60))

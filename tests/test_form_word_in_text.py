@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import inspector_of
 from toolsearch.analysis.cachediff import Side, compare
 from toolsearch.analysis.recommend import outcome_change, outcomes
 from toolsearch.analysis.sweep import listing_ladder
@@ -16,7 +17,7 @@ FLAT = Path(__file__).resolve().parent.parent / "sample_catalogs" / "cloudflare-
 
 
 def _flat() -> Inspector:
-    return Inspector.from_files([FLAT], "prefixed")
+    return inspector_of([FLAT], "prefixed")
 
 
 def test_cache_diff_causes_name_the_summary_form():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import literal_tables, run_cli
+from conftest import inspector_of, literal_tables, run_cli
 from streamlit.testing.v1 import AppTest
 
 from toolsearch.analysis import harnesses as H
@@ -19,7 +19,6 @@ from toolsearch.analysis.strategies import (
     harness_switches,
     load_events,
 )
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).resolve().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -28,7 +27,7 @@ LENGTH = 740_000
 
 
 def _switches(tokenizer: str, planning: str | None):
-    model = StrategyModel(Inspector.from_files([TEAM]), settings=StrategySettings(
+    model = StrategyModel(inspector_of([TEAM]), settings=StrategySettings(
         tokenizer=tokenizer, planning_tokenizer=planning, context_length=LENGTH))
     return model, harness_switches(model, load_events(EVENTS))
 

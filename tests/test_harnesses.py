@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import inspector_of
 from toolsearch.analysis import harnesses as H
 from toolsearch.analysis.sessions import load_sessions
 from toolsearch.engine.config import ToolSearchConfig
@@ -21,7 +22,7 @@ FIVE = ROOT / "sample_catalogs" / "five-servers.yaml"
 
 @pytest.fixture(scope="module")
 def five() -> Inspector:
-    return Inspector.from_files([FIVE])
+    return inspector_of([FIVE])
 
 
 # --- Claude Code: ENABLE_TOOL_SEARCH ----------------------------------------------------------
@@ -309,7 +310,7 @@ def test_a_pin_saves_the_discovery_calls_recorded_before_first_uses_not_an_assum
                 call("c5", "tool_call", {"name": tool, "arguments": {"title": "b"}}),
                 {"role": "tool", "tool_call_id": "c5", "content": "{}"}]
     sessions = load_sessions_text(json.dumps({"id": "s", "messages": messages}), "one.json").sessions
-    five = Inspector.from_files([ROOT / "sample_catalogs" / "five-servers.yaml"])
+    five = inspector_of([ROOT / "sample_catalogs" / "five-servers.yaml"])
     assert H.first_uses(sessions, [tool]) == {tool: 1}
     result = H.pin_what_if(five, "hermes", [tool], 200_000, sessions=sessions)
     assert result.round_trips_saved == 3
@@ -338,7 +339,7 @@ def test_docs_cite_every_modelled_rule_source():
 
 
 def test_pin_hot_tools_pins_the_most_called_deferred_tools_at_each_known_length():
-    team = Inspector.from_files([ROOT / "sample_catalogs" / "team-workspace.yaml"])
+    team = inspector_of([ROOT / "sample_catalogs" / "team-workspace.yaml"])
     sessions = load_sessions([ROOT / "sample_sessions" / "state.db"]).sessions
     config = ToolSearchConfig()
     deferred = team.bridge(config).deferred_by_name

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from conftest import inspector_of
 from toolsearch.analysis.report import build_report
 from toolsearch.analysis.sweep import HEATMAP_CONTEXT_LENGTHS, form_grid, heat_rows, listing_ladder
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 from toolsearch.ui.tables import form_grid_html
 
 ROOT = Path(__file__).absolute().parent.parent
@@ -28,7 +28,7 @@ def _tuning_rows(html_text: str) -> list[str]:
 
 
 def test_report_and_tuning_heat_tables_list_threshold_pct_largest_first() -> None:
-    ins = Inspector.from_files([ROOT / "sample_catalogs" / "five-servers.yaml"])
+    ins = inspector_of([ROOT / "sample_catalogs" / "five-servers.yaml"])
     config = parse_config({})
     report = build_report(ins, config, 200_000, context_lengths=[32_000, 200_000], threshold_pcts=PCTS)
     tuning = form_grid_html(form_grid(listing_ladder(ins.planner, config), config, [32_000, 200_000], PCTS), key="t")
@@ -39,5 +39,5 @@ def test_report_and_tuning_heat_tables_list_threshold_pct_largest_first() -> Non
 def test_heat_rows_are_distinct_and_descending() -> None:
     assert heat_rows([0.5, 30.0, 5.0, 5.0, 1.0]) == [30.0, 5.0, 1.0, 0.5]
     assert heat_rows(p.listing_max_tokens for p in form_grid(
-        listing_ladder(Inspector.from_files([ROOT / "sample_catalogs" / "five-servers.yaml"]).planner, parse_config({})),
+        listing_ladder(inspector_of([ROOT / "sample_catalogs" / "five-servers.yaml"]).planner, parse_config({})),
         parse_config({}), HEATMAP_CONTEXT_LENGTHS[:2], [5.0], [500, 60_000, 4_000])) == [60_000, 4_000, 500]

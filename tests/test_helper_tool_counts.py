@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 from streamlit.testing.v1 import AppTest
 
-from conftest import run_cli
+from conftest import inspector_of, run_cli
 from toolsearch.analysis import quantities as Q
 from toolsearch.engine.inspector import Inspector
 
@@ -45,7 +45,7 @@ def test_the_library_counts_the_added_tools_per_server(tmp_path) -> None:
     registration = Inspector.from_files([_catalog(tmp_path)]).full_registration
     assert Q.helper_tools(registration) == {"memory": 2, "time": 4}
     assert Q.helper_tools_words(registration) == WORDS
-    plain = Inspector.from_files([ROOT / "sample_catalogs" / "github-full.yaml"]).full_registration
+    plain = inspector_of([ROOT / "sample_catalogs" / "github-full.yaml"]).full_registration
     assert (Q.helper_tools(plain), Q.helper_tools_words(plain)) == ({}, None)
 
 

@@ -10,11 +10,10 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from conftest import run_cli
+from conftest import inspector_of, run_cli
 from toolsearch.analysis.recommend import recommend_for_contexts
 from toolsearch.analysis.sweep import listing_ladder
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).absolute().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -24,7 +23,7 @@ LENGTHS = [32_000, 200_000, 1_000_000]
 
 def _expected(keep: list[str], forced: str) -> str:
     config = parse_config({})
-    ladder = listing_ladder(Inspector.from_files([TEAM]).planner, config)
+    ladder = listing_ladder(inspector_of([TEAM]).planner, config)
     kept = recommend_for_contexts(ladder, config, LENGTHS, "listed", keep_servers=keep)
     alone = recommend_for_contexts(ladder, config, LENGTHS, "listed")
     assert alone.worst.servers_named == 1 and kept.worst.servers_named == 9  # the kept ones force the rest

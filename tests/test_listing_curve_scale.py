@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from conftest import inspector_of
 from toolsearch.analysis import charts
 from toolsearch.analysis.sweep import curve_bounds, curve_context_lengths, form_grid, listing_ladder
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_catalogs"
 
 
 def curve(name: str):
-    inspector = Inspector.from_files([SAMPLES / f"{name}.yaml"])
+    inspector = inspector_of([SAMPLES / f"{name}.yaml"])
     cfg = parse_config({})
     ladder = listing_ladder(inspector.planner, cfg)
     low, high = curve_bounds(ladder, cfg.threshold_pct, cfg.listing_max_tokens, 8_000, 1_000_000)

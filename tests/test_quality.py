@@ -20,7 +20,7 @@ import yaml
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables, run_cli, write_yaml
+from conftest import inspector_of, literal_tables, run_cli, write_yaml
 from toolsearch.ui import common
 from toolsearch.cli import commands as cli, quality as cli_quality
 from toolsearch.engine import constants as C
@@ -265,7 +265,7 @@ def test_unicode_tokenizer():
 
 
 def test_unicode_variant_finds_japanese_tools_the_reference_cannot():
-    ins = Inspector.from_files([SHIPPED / "japanese.yaml"])
+    ins = inspector_of([SHIPPED / "japanese.yaml"])
     reference = ins.bridge(parse_config({})).index
     unicode = ins.bridge(parse_config({}), SearchOptions(tokenizer="unicode")).index
     for query, tool in [("時刻表", "mcp__norikae__get_timetable"), ("試算表", "mcp__kaikei__get_trial_balance"),
@@ -280,7 +280,7 @@ def test_unicode_variant_finds_japanese_tools_the_reference_cannot():
 
 
 def test_name_substring_fallback():
-    ins = Inspector.from_files([SHIPPED / "japanese.yaml"])
+    ins = inspector_of([SHIPPED / "japanese.yaml"])
     reference = ins.bridge(parse_config({})).index
     fallback = ins.bridge(parse_config({}), SearchOptions(name_substring_fallback=True)).index
     assert fallback_key("  E-Ticket ") == "eticket" and fallback_key("on call") == "oncall"
@@ -301,7 +301,7 @@ def test_name_substring_fallback():
 def shipped_evaluations():
     out = {}
     for name in ("cloudflare-flat", "japanese", "team-workspace"):
-        ins = Inspector.from_files([SHIPPED / f"{name}.yaml"])
+        ins = inspector_of([SHIPPED / f"{name}.yaml"])
         out[name] = evaluate(ins, load_queries(QUERIES / f"{name}.yaml"))
     return out
 
@@ -490,7 +490,7 @@ def test_lint_load_problems():
 
 
 def test_lint_hard_cases():
-    report = lint(Inspector.from_files([SHIPPED / "hard-cases.yaml"]))
+    report = lint(inspector_of([SHIPPED / "hard-cases.yaml"]))
     assert found(report) == [
         ("error", "sanitized-collision", "docs", "read-file"),
         ("error", "sanitized-collision", "docs", "read_file"),
@@ -535,7 +535,7 @@ def test_lint_hard_cases():
 
 
 def test_lint_shipped_catalog_summaries():
-    counts = {name: lint(Inspector.from_files([SHIPPED / f"{name}.yaml"])).by_rule()
+    counts = {name: lint(inspector_of([SHIPPED / f"{name}.yaml"])).by_rule()
               for name in ("japanese", "team-workspace")}
     assert counts["japanese"] == {"description-no-ascii-words": 17, "first-sentence-clipped": 32}
     assert counts["team-workspace"] == {"too-many-tools": 1, "schema-large": 6, "description-over-2048": 1,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import run_cli
+from conftest import inspector_of, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -162,7 +162,7 @@ def test_odd_server_names_end_to_end(tmp_path) -> None:
 def test_the_gate_line_of_a_client_config_reads_its_snapshot() -> None:
     """check --strict starts no server and refuses an MCP client config, so a gate line naming one
     could never pass: it names the catalog file a '# snapshot:' line above it saves instead."""
-    inspector = Inspector.from_files([ROOT / "sample_catalogs" / "five-servers.yaml"])
+    inspector = inspector_of([ROOT / "sample_catalogs" / "five-servers.yaml"])
     ladder = listing_ladder(inspector.planner, parse_config({}), "chars4")
     rec = recommend_for_contexts(ladder, parse_config({}), [32_000], "names")
     block = export_block(rec, parse_config({}), catalog_name="x", fingerprint="0" * 16, version="test",

@@ -15,12 +15,12 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import run_cli
+from conftest import inspector_of
 from toolsearch.analysis.recommend import (add_session_evidence, outcomes, recommend_for_contexts,
                                            shorter_length_lines)
 from toolsearch.analysis.sessions import called_tools, load_sessions, recorded_lengths
 from toolsearch.analysis.sweep import listing_ladder
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).absolute().parent.parent
 CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -32,7 +32,7 @@ GRAFANA = ("mcp__grafana__get_current_oncall_users, mcp__grafana__get_dashboard_
 
 
 def library(lengths: list[int]):
-    inspector = Inspector.from_files([CATALOG])
+    inspector = inspector_of([CATALOG])
     config = parse_config({})
     ladder = listing_ladder(inspector.planner, config)
     sessions = load_sessions([STORE]).sessions

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import literal_tables, run_cli, write_yaml
+from conftest import inspector_of, literal_tables, run_cli, write_yaml
 from streamlit.testing.v1 import AppTest
 
 from toolsearch.analysis.recommend import (
@@ -21,7 +21,6 @@ from toolsearch.analysis.recommend import (
 )
 from toolsearch.analysis.sweep import listing_ladder
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 from toolsearch.ui import common
 
 ROOT = Path(__file__).absolute().parent.parent
@@ -53,7 +52,7 @@ def test_recommend_names_the_server_it_no_longer_names(tmp_path) -> None:
 
 
 def test_no_longer_named_lists_every_server_lost_in_collapse_order() -> None:
-    inspector = Inspector.from_files([TEAM])
+    inspector = inspector_of([TEAM])
     ladder = listing_ladder(inspector.planner, parse_config({}), "chars4")
     # names at 32K with the defaults; 'listed' alone lets every server but one collapse
     rec = recommend_for_contexts(ladder, parse_config({}), [32_000], "listed")

@@ -10,16 +10,14 @@ wins. The Report page does the same with the Tuning page's lengths, through the 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from conftest import inspector_of, run_cli
 from toolsearch.analysis.report import esc
 from toolsearch.analysis.review import report_context_length
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).absolute().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -27,15 +25,8 @@ LENGTHS = ("--context-lengths", "32k,200k,1m", "--goal", "names", "--headroom", 
 QUICK = ("--no-lint", "--no-strategies", "-q", "create issue")
 
 
-def run_cli_process(*args: object) -> subprocess.CompletedProcess:
-    """``toolsearch ARGS`` as its own process, importing this checkout's package (``python -m`` from
-    the checkout: the console script may import another one)."""
-    return subprocess.run([sys.executable, "-m", "toolsearch", *map(str, args)], capture_output=True, text=True,
-                          encoding="utf-8", cwd=ROOT, timeout=120)
-
-
 def _budget_line(context_length: int | None) -> str:
-    plan = Inspector.from_files([TEAM]).plan(parse_config({}), context_length)
+    plan = inspector_of([TEAM]).plan(parse_config({}), context_length)
     return f"<b>Budget = min(cap, percentage leg) = {plan.budget:,} tokens</b>"
 
 
@@ -49,7 +40,7 @@ def _subtitle(html_text: str) -> str:
 
 def test_report_with_lengths_is_planned_at_the_shortest_unless_a_length_is_given(tmp_path):
     out = tmp_path / "review.html"
-    done = run_cli_process("report", TEAM, *LENGTHS, *QUICK, "-o", out)
+    done = run_cli("report", TEAM, *LENGTHS, *QUICK, "-o", out)
     assert done.returncode == 0, done.stderr
     text = out.read_text(encoding="utf-8")
     said = esc("32K (the shortest of --context-lengths)")
@@ -62,13 +53,13 @@ def test_report_with_lengths_is_planned_at_the_shortest_unless_a_length_is_given
     assert "fixed fallback" not in text and "threshold_pct at 32K" in text
     # --context-length given wins, unknown included, and nothing is said beside it
     for given, words, budget in (("1m", "1M", 1_000_000), ("unknown", "unknown", None)):
-        done = run_cli_process("report", TEAM, "--context-length", given, *LENGTHS, *QUICK, "-o", out)
+        done = run_cli("report", TEAM, "--context-length", given, *LENGTHS, *QUICK, "-o", out)
         assert done.returncode == 0, done.stderr
         text = out.read_text(encoding="utf-8")
         assert _subtitle(text).startswith(f"{CURRENT} {words} · threshold_pct 5%"), given
         assert "shortest of" not in text and _budget_line(budget) in text
     assert "fixed fallback: context length unknown" in text
-    helped = run_cli_process("report", "--help")
+    helped = run_cli("report", "--help")
     assert "shortest of them unless --context-length is given" in " ".join(helped.stdout.split())
 
 

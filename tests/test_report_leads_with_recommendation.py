@@ -8,11 +8,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import inspector_of, run_cli
 from toolsearch.analysis.recommend import recommend_for_contexts
 from toolsearch.analysis.sweep import listing_ladder
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).absolute().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -30,7 +29,7 @@ def test_report_leads_with_the_recommendation(tmp_path):
     assert done.returncode == 0, done.stderr
     text = out.read_text(encoding="utf-8")
     config = parse_config({})
-    rec = recommend_for_contexts(listing_ladder(Inspector.from_files([TEAM]).planner, config), config,
+    rec = recommend_for_contexts(listing_ladder(inspector_of([TEAM]).planner, config), config,
                                  [32_000, 200_000, 1_000_000], "names", headroom_pct=10)
     assert (rec.threshold_pct, rec.listing_max_tokens) != (5, 4000)
     lead = re.search(r'<h1>[^<]*</h1>\n<p class="lead"><strong>([^<]*)</strong></p>', text).group(1)
@@ -53,7 +52,7 @@ def test_report_leads_with_the_recommendation(tmp_path):
 
 def test_report_at_the_recommended_settings_says_they_are_the_recommended_ones(tmp_path):
     config = parse_config({})
-    rec = recommend_for_contexts(listing_ladder(Inspector.from_files([TEAM]).planner, config), config,
+    rec = recommend_for_contexts(listing_ladder(inspector_of([TEAM]).planner, config), config,
                                  [32_000, 200_000], "names")
     out = tmp_path / "review.html"
     done = run_cli("report", TEAM, "--context-lengths", "32k,200k", "--goal", "names", "--threshold-pct",

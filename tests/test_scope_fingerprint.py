@@ -10,15 +10,14 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from conftest import run_cli
-from toolsearch.engine.inspector import Inspector
+from conftest import inspector_of, run_cli
 from toolsearch.engine.scopes import parse_scope_arg
 from toolsearch.live.client import catalog_key
 
 ROOT = Path(__file__).absolute().parent.parent
 SAMPLE = ROOT / "sample_catalogs" / "team-workspace.yaml"
 LENGTHS = ("--context-lengths", "32k,200k,1m", "--goal", "names")
-WHOLE = catalog_key(Inspector.from_files([SAMPLE]).catalog)
+WHOLE = catalog_key(inspector_of([SAMPLE]).catalog)
 
 
 def _catalog_line(block: str) -> str:
@@ -40,7 +39,7 @@ def test_report_with_a_scope_gives_the_whole_catalogs_fingerprint(tmp_path):
     assert result.returncode == 0, result.stderr
     found = set(re.findall(r"\b[0-9a-f]{16}\b", out.read_text(encoding="utf-8")))
     assert WHOLE in found, found
-    assert catalog_key(Inspector.from_files([SAMPLE]).scoped(parse_scope_arg("bot=slack,github")).catalog) not in found
+    assert catalog_key(inspector_of([SAMPLE]).scoped(parse_scope_arg("bot=slack,github")).catalog) not in found
 
 
 def test_tuning_page_block_with_a_scope_fingerprints_the_whole_catalog():

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
+from conftest import inspector_of
 from toolsearch.engine import constants as C
 from toolsearch.engine.config import ToolSearchConfig
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, load_queries
@@ -52,7 +53,7 @@ def hermes_python() -> str:
 
 @pytest.fixture(scope="module")
 def inspector() -> Inspector:
-    return Inspector.from_files([CATALOG])
+    return inspector_of([CATALOG])
 
 
 def tool_calls(call_id: str, name: str, arguments: dict) -> list[dict]:

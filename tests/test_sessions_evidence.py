@@ -14,13 +14,13 @@ from pathlib import Path
 
 from tests.conftest import run_cli
 from tests.test_sessions import CATALOG, SAMPLES, search_response, tool_calls, write_store
+from conftest import inspector_of
 from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis.sessions import (called_listed_at, called_tools, catalog_drift, listing_evidence,
                                           load_sessions, session_flags, what_if_lengths)
 from toolsearch.analysis.sweep import listing_ladder
 from toolsearch.analysis.wording import share_cell
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.plan import listing_budget
 
 ROOT = Path(__file__).absolute().parent.parent
@@ -66,7 +66,7 @@ SPEC = {"sessions": [
 def test_flags_on_a_store_hermes_wrote_and_compacted(tmp_path):
     db = write_store(tmp_path, SPEC)
     sessions = load_sessions([db]).sessions
-    inspector = Inspector.from_files([CATALOG])
+    inspector = inspector_of([CATALOG])
     flags = {f.session: f for f in session_flags(sessions, inspector, parse_config({}))}
     repeat = flags["s-repeat"]
     assert repeat.compactions == 1 and not repeat.deferred_never_searched
@@ -99,7 +99,7 @@ def test_cli_reports_flags_drift_and_lengths_on_a_hermes_store(tmp_path):
     # with the library's figures
     sessions = load_sessions([db]).sessions
     assert 16_000 in {s.context_length for s in sessions}
-    inspector = Inspector.from_files([CATALOG])
+    inspector = inspector_of([CATALOG])
     expected = called_listed_at(sessions, inspector, parse_config({}), [16_000, 32_000, 200_000, 1_000_000])
     assert data["called_listed"] == [c.to_dict() for c in expected]
     assert [c["called_total"] for c in data["called_listed"]] == [3, 3, 3, 3]
@@ -139,7 +139,7 @@ def test_cli_default_lengths_include_the_lengths_the_sessions_ran_at():
 
 def test_called_listed_at_uses_the_lengths_given_not_the_sessions_own():
     sessions = load_sessions([SAMPLES / "state.db"]).sessions
-    inspector = Inspector.from_files([CATALOG])
+    inspector = inspector_of([CATALOG])
     config = parse_config({"threshold_pct": 3.0, "listing_max_tokens": 1200})
     called, _ = called_tools(sessions, inspector, config)
     ladder = listing_ladder(inspector.planner, config)
@@ -175,7 +175,7 @@ def test_drift_against_another_catalog_in_text_and_json():
     assert [row.split()[2:] for row in table] == [["summary", "0/0", "0"]] * 3
     # the catalog the samples were recorded on, the app's default: no drift (a recorded describe that
     # came back "not found" is not drift either: the sessions' catalog lacked it too)
-    own = catalog_drift(load_sessions([SAMPLES / "state.db"]).sessions, Inspector.from_files([CATALOG]))
+    own = catalog_drift(load_sessions([SAMPLES / "state.db"]).sessions, inspector_of([CATALOG]))
     assert own.missing_tools == () and own.missing_servers == () and not own.drifted
 
 
@@ -203,7 +203,7 @@ def test_claude_code_transcript_keeps_both_sides_of_a_compaction(tmp_path):
              *tool_search(7, "github issue")]
     path = tmp_path / "cc.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    flags = session_flags(load_sessions([path]).sessions, Inspector.from_files([CATALOG]), parse_config({}))
+    flags = session_flags(load_sessions([path]).sessions, inspector_of([CATALOG]), parse_config({}))
     # the reordered query repeats the earlier one; the shorter one holds two of its terms: near the same
     assert [(r.step, r.query, r.earlier, r.exact) for r in flags[0].repeated_after_compaction] == [
         (2, "github issue create", "create github issue", False), (3, "github issue", "create github issue", False)]
@@ -249,7 +249,7 @@ def test_a_conversation_hermes_split_at_a_compression_reads_as_one_session(tmp_p
     long = sessions[0]
     assert [e.kind for e in long.events] == ["search", "compaction", "search", "call"]
     assert long.counters == {"input_tokens": 1700, "output_tokens": 150}
-    inspector = Inspector.from_files([CATALOG])
+    inspector = inspector_of([CATALOG])
     flags = {f.session: f for f in session_flags(sessions, inspector, parse_config({}))}
     assert [(r.query, r.earlier, r.exact) for r in flags["s-long"].repeated_after_compaction] == [
         ("Slack post message", "slack post message", True)]

@@ -16,11 +16,10 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables, run_cli
+from conftest import inspector_of, literal_tables, run_cli
 from toolsearch.analysis.sessions import (SEARCHES_JUST_BEFORE_COLUMN, called_listed_at, called_tools,
                                           listing_what_if, load_sessions)
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).absolute().parent.parent
 CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -28,7 +27,7 @@ STORE = ROOT / "sample_sessions" / "state.db"
 
 
 def _engine():
-    inspector = Inspector.from_files([CATALOG])
+    inspector = inspector_of([CATALOG])
     return inspector, parse_config({}), load_sessions([STORE]).sessions
 
 

@@ -15,7 +15,7 @@ import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from conftest import ceil4, compact, literal_tables, obj, run_cli
+from conftest import ceil4, compact, inspector_of, literal_tables, obj, run_cli
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import to_wire
 from toolsearch.engine.catalog import catalog_from_data, load_source
@@ -612,7 +612,7 @@ def test_skill_md_round_trip():
 def test_sample_skills_link_real_team_workspace_tools():
     skills = load_skills(SAMPLE_SKILLS)
     assert 8 <= len(skills.skills) <= 13 and skills.problems == ()
-    m = StrategyModel(Inspector.from_files([TEAM]), skills)
+    m = StrategyModel(inspector_of([TEAM]), skills)
     assert [p for p in m.problems if p.severity != "info"] == []
     assert sum(len(v) for v in m.links.values()) >= 50
     events = load_events(SAMPLE_SKILLS / "events.yaml")
@@ -648,7 +648,7 @@ def test_cli_json_matches_the_engine(capsys):
     assert _cli(TEAM, "--skills", SAMPLE_SKILLS, "--use", post, "--read", "team-announcement", "--json",
                 "--mid-conversation-tools") == 0
     out = json.loads(capsys.readouterr().out)
-    m = StrategyModel(Inspector.from_files([TEAM]), load_skills(SAMPLE_SKILLS),
+    m = StrategyModel(inspector_of([TEAM]), load_skills(SAMPLE_SKILLS),
                       StrategySettings(mid_conversation_tools=True))
     expected = [r.to_dict() for r in m.results(Task(("team-announcement",), (post,)))]
     assert out == json.loads(json.dumps(expected))
@@ -746,7 +746,7 @@ def _sidebar_settings(**changes) -> StrategySettings:
 def test_page_table_equals_the_engine(router_mode):
     at = _page()
     events = load_events(SAMPLE_SKILLS / "events.yaml")
-    m = StrategyModel(Inspector.from_files([TEAM]), load_skills(SAMPLE_SKILLS), _sidebar_settings())
+    m = StrategyModel(inspector_of([TEAM]), load_skills(SAMPLE_SKILLS), _sidebar_settings())
     results = m.results(task_from_events(events))
     assert _shown_rows(at) == _expected_rows(results)
     timeline = m.timeline(events)
@@ -756,7 +756,7 @@ def test_page_table_equals_the_engine(router_mode):
 
     at.toggle(key="strat_mid").set_value(True).run()
     assert not at.exception
-    m = StrategyModel(Inspector.from_files([TEAM]), load_skills(SAMPLE_SKILLS), _sidebar_settings(mid_conversation_tools=True))
+    m = StrategyModel(inspector_of([TEAM]), load_skills(SAMPLE_SKILLS), _sidebar_settings(mid_conversation_tools=True))
     assert _shown_rows(at) == _expected_rows(m.results(task_from_events(events)))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import literal_tables, run_cli
+from conftest import inspector_of, literal_tables, run_cli
 from streamlit.testing.v1 import AppTest
 
 from toolsearch.analysis.skills import load_skills
@@ -18,7 +18,6 @@ from toolsearch.analysis.strategies import (
     Task,
     read_before_call_words,
 )
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).resolve().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -35,7 +34,7 @@ def test_cli_table_uses_the_page_names_and_words() -> None:
     lines = done.stdout.splitlines()
     header = next(x for x in lines if x.startswith("strategy "))
     assert f"  {TOOLS_SHOWN_COLUMN}  " in header and header.rstrip().endswith(CALLABLE_COLUMN), header
-    model = StrategyModel(Inspector.from_files([TEAM]), load_skills(SKILLS))
+    model = StrategyModel(inspector_of([TEAM]), load_skills(SKILLS))
     results = model.results(Task(skills_read=("incident-response",)))
     for result in results:
         row = next(x for x in lines if x.startswith(result.label + "  "))

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import inspector_of, run_cli
 from toolsearch.analysis import harnesses as H
 from toolsearch.analysis.strategies import StrategyModel, StrategySettings, events_from_text, harness_switches
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).resolve().parent.parent
 FIVE = ROOT / "sample_catalogs" / "five-servers.yaml"
@@ -22,11 +21,11 @@ EVENTS = """
 
 
 def model(length):
-    return StrategyModel(Inspector.from_files([FIVE]), None, StrategySettings(context_length=length))
+    return StrategyModel(inspector_of([FIVE]), None, StrategySettings(context_length=length))
 
 
 def mcp_tokens(servers: set[str]) -> int:
-    inspector = Inspector.from_files([FIVE])
+    inspector = inspector_of([FIVE])
     tools = [t for t in inspector.registration.tools if t.server in servers]
     return H.catalog_figures(inspector.planner, tools).claude_deferrable_tokens
 

@@ -8,12 +8,11 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from conftest import run_cli
+from conftest import inspector_of, run_cli
 from toolsearch.analysis.quantities import context_share
 from toolsearch.analysis.recommend import recommend_for_contexts
 from toolsearch.analysis.sweep import listing_ladder
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).absolute().parent.parent
 CLOUDFLARE = ROOT / "sample_catalogs" / "cloudflare-flat.yaml"
@@ -22,7 +21,7 @@ CLOUDFLARE = ROOT / "sample_catalogs" / "cloudflare-flat.yaml"
 def _suggested() -> tuple[str, object]:
     """The cost sentence as computed by asking the suggested goal itself."""
     config = parse_config({})
-    ladder = listing_ladder(Inspector.from_files([CLOUDFLARE]).planner, config)
+    ladder = listing_ladder(inspector_of([CLOUDFLARE]).planner, config)
     rec = recommend_for_contexts(ladder, config, [32_000, 200_000, 1_000_000], "names",
                                  length_goals={32_000: "any"})
     assert rec.reached

@@ -14,10 +14,9 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from conftest import run_cli
+from conftest import inspector_of, run_cli
 from toolsearch.analysis.quantities import tool_search_description_tokens
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).absolute().parent.parent
 CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -40,7 +39,7 @@ def _number(text: str, pattern: str) -> int:
 
 
 def test_description_tokens_agree_on_pages_and_cli():
-    plan = Inspector.from_files([CATALOG]).plan(
+    plan = inspector_of([CATALOG]).plan(
         parse_config({"threshold_pct": 2.0, "listing_max_tokens": 3000}), 32_000, tokenizer="o200k_base")
     expected = tool_search_description_tokens(plan.tool_search_description, "o200k_base")
     # a BPE count, not the characters ÷ 4 of the same text

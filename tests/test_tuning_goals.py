@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import registration, run_cli, write_yaml
+from conftest import inspector_of, registration, run_cli, write_yaml
 from test_sessions import search_response, tool_calls, write_store
 from toolsearch import __version__
 from toolsearch.analysis.recommend import (check_command, suggestion_cost_words, export_block, lowered_changes, lowered_lengths, outcome_change, outcomes,
@@ -52,7 +52,7 @@ def small_ladder():
 
 @pytest.fixture(scope="module")
 def combined():
-    inspector = Inspector.from_files([TEAM, CLOUDFLARE])
+    inspector = inspector_of([TEAM, CLOUDFLARE])
     return inspector, listing_ladder(inspector.planner, parse_config({}))
 
 
@@ -93,7 +93,7 @@ def test_sweep_and_the_tuning_grid_show_one_short_form() -> None:
         cells = re.split(r"  +", line)
         length = {length_label(n): n for n in DEFAULT_CONTEXT_LENGTHS}[cells[0]]  # written as recommend writes it
         printed[(length, float(cells[1]))] = cells[form]
-    ladder = listing_ladder(Inspector.from_files([TEAM]).planner, parse_config({}))
+    ladder = listing_ladder(inspector_of([TEAM]).planner, parse_config({}))
     grid = form_grid_html(form_grid(ladder, parse_config({}), DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS), key="t")
     shown = {(int(c), float(y)): unescape(text) for c, y, text in re.findall(
         r'<td[^>]*data-context-length="(\d+)" data-y="([\d.]+)"[^>]*>([^<]*)</td>', grid)}
@@ -290,7 +290,7 @@ def test_yaml_block_with_provenance() -> None:
     as_json = json.loads(_recommend("--goal", "names", "--except", "cloudflare", "--headroom", "10", "--json").stdout)
     assert block == {"threshold_pct": as_json["threshold_pct"], "listing_max_tokens": as_json["listing_max_tokens"]}
     comments = [line for line in result.stdout.splitlines() if line.startswith("#")]
-    fingerprint = catalog_key(Inspector.from_files([TEAM, CLOUDFLARE]).catalog)
+    fingerprint = catalog_key(inspector_of([TEAM, CLOUDFLARE]).catalog)
     assert comments[0] == f"# toolsearch {__version__} recommendation"
     assert comments[1] == f"# catalog: Team workspace + Cloudflare flat API (fingerprint {fingerprint})"
     assert comments[2].startswith("# context lengths: 32K, 200K, 1M")
@@ -319,7 +319,7 @@ def test_gate_line_runs_as_written(tmp_path) -> None:
     checked = run_cli(*argv[1:], cwd=folder)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     # the app, which has no file names (a sample or an upload), keeps the placeholder
-    rec = recommend_for_contexts(listing_ladder(Inspector.from_files([TEAM]).planner, parse_config({}), "chars4"),
+    rec = recommend_for_contexts(listing_ladder(inspector_of([TEAM]).planner, parse_config({}), "chars4"),
                                  parse_config({}), [32_000], "listed")
     assert check_command(rec).startswith("toolsearch check CATALOG --config config.yaml ")
     assert check_command(rec, catalogs=["a b.yaml"]).startswith("toolsearch check 'a b.yaml' --config ")

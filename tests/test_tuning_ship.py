@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from conftest import run_cli
+from conftest import inspector_of, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -125,9 +125,8 @@ def test_the_listing_curve_leaves_room_above_its_top_line_for_the_label() -> Non
     from toolsearch.analysis.charts import listing_curve_figure  # noqa: PLC0415
     from toolsearch.analysis.sweep import curve_bounds, curve_context_lengths, form_grid, listing_ladder  # noqa: PLC0415
     from toolsearch.engine.config import parse_config  # noqa: PLC0415
-    from toolsearch.engine.inspector import Inspector  # noqa: PLC0415
 
-    inspector = Inspector.from_files([TEAM, ROOT / "sample_catalogs" / "cloudflare-flat.yaml"])
+    inspector = inspector_of([TEAM, ROOT / "sample_catalogs" / "cloudflare-flat.yaml"])
     config = parse_config({})
     ladder = listing_ladder(inspector.planner, config)
     low, high = curve_bounds(ladder, config.threshold_pct, config.listing_max_tokens, 8_000, 1_000_000)

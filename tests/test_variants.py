@@ -18,7 +18,7 @@ import yaml
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables, run_cli, write_yaml
+from conftest import inspector_of, literal_tables, run_cli, write_yaml
 from toolsearch.analysis import evaluation
 from toolsearch.engine.bridge import to_wire
 from toolsearch.engine.catalog import load_source, load_text
@@ -463,13 +463,13 @@ SHARING_QUERIES = ["send a slack message", "create issue", "zebra", "list", "get
 def test_variants_share_the_index_statistics_and_answer_as_alone(catalog):
     """Variants that differ only on the query side share one index's BM25 statistics (built once),
     and every variant answers every query exactly as an index built alone does."""
-    inspector = Inspector.from_files([ROOT / "sample_catalogs" / f"{catalog}.yaml"], "prefixed")
+    inspector = inspector_of([ROOT / "sample_catalogs" / f"{catalog}.yaml"], "prefixed")
     config = parse_config({})
     bridges = {name: inspector.bridge(config, variant_options(name)) for name in DEFAULT_VARIANTS}
     reference = bridges["reference"].index
     for name, bridge in bridges.items():
         options = variant_options(name)
-        alone = Inspector.from_files([ROOT / "sample_catalogs" / f"{catalog}.yaml"], "prefixed").bridge(config, options)
+        alone = inspector_of([ROOT / "sample_catalogs" / f"{catalog}.yaml"], "prefixed").bridge(config, options)
         assert alone.index._bm25 is not bridge.index._bm25
         for query in SHARING_QUERIES:
             assert bridge.index.search(query, 10) == alone.index.search(query, 10), (name, query)

@@ -259,12 +259,18 @@ def _non_finite(data: Any) -> tuple[str, str] | None:
     values: list[Any] = [data]  # a quick pass first: nearly every tool has none
     while values:
         value = values.pop()
-        if value.__class__ is float and not math.isfinite(value):
-            break
-        if isinstance(value, Mapping):
+        kind = value.__class__
+        if kind is dict:  # what the parsers build: checked before the slower abstract-class test
             values.extend(value.values())
-        elif isinstance(value, list):
+        elif kind is str:
+            continue
+        elif kind is float:
+            if not math.isfinite(value):
+                break
+        elif kind is list or isinstance(value, list):
             values.extend(value)
+        elif isinstance(value, Mapping):
+            values.extend(value.values())
     else:
         return None
     stack: list[tuple[Any, str]] = [(data, "")]
