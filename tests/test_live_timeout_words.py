@@ -28,5 +28,7 @@ def test_a_timeout_line_says_what_the_seconds_beyond_the_budget_were(tmp_path) -
                          r"\(timeout(?:; stopping the server took (\d+\.\d\d) s more)?\)", line)
     assert match, line
     total, stopping = float(match.group(1)), float(match.group(2) or 0)
-    # the start-up before the budget runs is milliseconds: the figures add up to within a tenth of a second
-    assert 0 <= total - (1 + stopping) < 0.1 + 0.01, line
+    # the start-up before the budget runs is milliseconds on an idle machine (3.20 s against 1 s + 2.00 s
+    # was seen on a loaded one): the figures add up to within half a second, far less than a stop's
+    # seconds the line would otherwise leave out
+    assert 0 <= total - (1 + stopping) < 0.5, line
