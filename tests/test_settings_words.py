@@ -14,7 +14,7 @@ from conftest import run_cli
 from test_app_tuning_report import open_page
 
 from toolsearch.analysis import wording
-from toolsearch.analysis.wording import settings_words, threshold_words
+from toolsearch.analysis.wording import cap_words, settings_words, threshold_words
 from toolsearch.engine import wording as engine_wording
 
 ROOT = Path(__file__).absolute().parent.parent
@@ -23,8 +23,8 @@ CLOUDFLARE = "sample_catalogs/cloudflare-flat.yaml"
 LENGTHS = ("--context-lengths", "32k,200k,1m")
 #: "threshold_pct" and a number with no percent sign after it (``threshold_pct 4.7,``, ``threshold_pct 5 ·``).
 BARE_PCT = re.compile(r"threshold_pct (\d+(?:\.\d+)?)(?![\d%]|\.\d)")
-#: the pair with a unit word after the cap, or a cap of four digits or more without separators.
-OTHER_CAP = re.compile(r"threshold_pct [\d.]+%, listing_max_tokens [\d,]+ tokens|listing_max_tokens \d{4}")
+#: the cap with a unit word after it, or a cap of four digits or more without separators.
+OTHER_CAP = re.compile(r"listing_max_tokens [\d,]+ tokens|listing_max_tokens \d{4}")
 #: the pair as the Tuning page wrote it between the sidebar's other settings.
 DOTTED = re.compile(r"threshold_pct [\d.]+% · listing_max_tokens")
 
@@ -41,12 +41,14 @@ def test_the_words() -> None:
     assert settings_words(4.7, 1491) == "threshold_pct 4.7%, listing_max_tokens 1,491"
     assert settings_words(100.0, 60_000) == "threshold_pct 100%, listing_max_tokens 60,000"
     assert threshold_words(0.1) == "threshold_pct 0.1%" and threshold_words(5.0) == "threshold_pct 5%"
+    assert cap_words(4000) == "listing_max_tokens 4,000" and cap_words(200) == "listing_max_tokens 200"
+    assert wording.cap_words is engine_wording.cap_words
     # one function, wherever it is imported from (the engine's config warnings use it too)
     assert wording.settings_words is engine_wording.settings_words
     assert wording.threshold_words is engine_wording.threshold_words
     for bad in ("threshold_pct 4.7, listing_max_tokens 1,491", "threshold_pct 4.7.", "(threshold_pct 5)",
                 "threshold_pct 4.7%, listing_max_tokens 1,491 tokens", "threshold_pct 5%, listing_max_tokens 4000",
-                "threshold_pct 5% · listing_max_tokens 4,000"):
+                "threshold_pct 5% · listing_max_tokens 4,000", "At listing_max_tokens 4,000 tokens, over"):
         try:
             one_form(bad)
         except AssertionError:
@@ -103,6 +105,7 @@ def test_report_html(tmp_path) -> None:
     assert "Best reachable (goal not reached): threshold_pct 4.7%, listing_max_tokens 1,491 (" in text
     assert "Current settings (threshold_pct 5%, listing_max_tokens 4,000), not the recommended ones" in text
     assert "threshold_pct 5%, listing_max_tokens 4,000 · enabled auto" in text  # About this report
+    assert "At listing_max_tokens 4,000 (planning tokenizer chars4)." in text  # the grid's lead: the cap alone
     one_form(text)
 
 
@@ -117,6 +120,7 @@ def test_tuning_and_report_pages() -> None:
     assert "Sidebar: context length 200K · threshold_pct 5%, listing_max_tokens 4,000 · planning tokenizer" in tuning
     assert ("Current: threshold_pct 5%, listing_max_tokens 4,000 (the sidebar). Recommended: threshold_pct 4.7%, "
             "listing_max_tokens 1,491.") in tuning
+    assert "At listing_max_tokens 4,000, over threshold_pct." in tuning  # the grid's caption: the cap alone, one way
     one_form(tuning)
     report = _page_text(open_page("toolsearch/ui/report.py", query))
     assert "Recommended settings across context lengths: threshold_pct 4.7%, listing_max_tokens 1,491 (the best" in report

@@ -19,7 +19,7 @@ from toolsearch.analysis import palette
 from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.engine.invisible import reveal, shortened
 from toolsearch.analysis.quantities import TOOL_SCHEMA_COLUMN, form_word, length_label
-from toolsearch.analysis.wording import threshold_words
+from toolsearch.analysis.wording import cap_words, threshold_words
 from toolsearch.engine.plan import Plan, ServerPlan
 
 #: The four per-server cost kinds: (ServerPlan field, legend label, color). Their colors are the
@@ -724,7 +724,7 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
         ))
     if by_pct:
         cap = rows[0].listing_max_tokens if rows else None
-        title = f"at listing_max_tokens {cap:,} tokens" if cap else None
+        title = f"at {cap_words(cap)}" if cap else None
         y_title = "threshold_pct (% of context, log scale)"
     else:
         pct = rows[0].threshold_pct if rows else None

@@ -35,7 +35,7 @@ import yaml
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
-from ..engine.wording import agree, counted, settings_words
+from ..engine.wording import agree, cap_words, counted, settings_words
 from .wording import share_cell
 from .quantities import context_share, context_words, form_word, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
 from ..engine.invisible import quoted, reveal, reveal_line
@@ -423,7 +423,7 @@ class MultiRecommendation:
         if (not self.reached or self.inactive or self.budget_needed is None or self.listing_max_tokens != floor
                 or self.budget_needed >= floor):
             return None
-        return (f"listing_max_tokens {floor} is its smallest value (a harness raises a smaller one to {floor}), above "
+        return (f"{cap_words(floor)} is its smallest value (a harness raises a smaller one to {floor}), above "
                 f"the {counted(self.budget_needed, 'token')} needed: where threshold_pct's share of the context length "
                 f"is larger, the budget is {floor} tokens")
 

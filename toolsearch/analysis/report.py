@@ -33,7 +33,7 @@ from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS,
                         not_deferred_words, lowered_changes, outcome_rows, recommendation_lines, sessions_line,
                         verdict_line)
 from .sweep import plan_counts
-from .wording import counted, evaluation_share, mean_reciprocal_rank, settings_words, severity_counts
+from .wording import cap_words, counted, evaluation_share, mean_reciprocal_rank, settings_words, severity_counts
 from ..engine.listing import collapsed_words
 from ..engine.plan import Plan
 from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, heat_rows, listing_ladder,
@@ -281,7 +281,7 @@ def _grid(inspector: Inspector, config: ToolSearchConfig, tokenizer: str, colors
         rows.append(f"<tr><th>{pct:g}%</th>" + "".join(cells) + "</tr>")
     legend = " ".join(f'<span class="badge" style="{esc(_filled(_color(colors, f)))}">{esc(Q.form_word(f))}</span>'
                       for f in C.FORMS)
-    return (f"<p>At listing_max_tokens {config.listing_max_tokens:,} tokens ({esc(ladder.planning_tokenizer)}). "
+    return (f"<p>At {cap_words(config.listing_max_tokens)} (planning tokenizer {esc(ladder.planning_tokenizer)}). "
             f"Each cell: form and budget (tokens). {legend}</p>"
             f'<table class="grid">{header}{"".join(rows)}</table>')
 

@@ -56,6 +56,18 @@ def threshold_words(threshold_pct: float) -> str:
     return f"threshold_pct {threshold_pct:g}%"
 
 
+def cap_words(listing_max_tokens: int) -> str:
+    """``listing_max_tokens`` alone as every sentence names it: thousands separators, no unit word.
+
+    Args:
+        listing_max_tokens: the listing's cap, in tokens.
+
+    Returns:
+        e.g. ``cap_words(4000)`` → ``"listing_max_tokens 4,000"``.
+    """
+    return f"listing_max_tokens {listing_max_tokens:,}"
+
+
 def settings_words(threshold_pct: float, listing_max_tokens: int) -> str:
     """The two listing-budget settings as every sentence names them (the CLI, the report, the app):
     ``threshold_pct`` with a percent sign, ``listing_max_tokens`` with thousands separators and no
@@ -68,7 +80,7 @@ def settings_words(threshold_pct: float, listing_max_tokens: int) -> str:
     Returns:
         e.g. ``settings_words(5, 4000)`` → ``"threshold_pct 5%, listing_max_tokens 4,000"``.
     """
-    return f"{threshold_words(threshold_pct)}, listing_max_tokens {listing_max_tokens:,}"
+    return f"{threshold_words(threshold_pct)}, {cap_words(listing_max_tokens)}"
 
 
-__all__ = ["counted", "agree", "threshold_words", "settings_words"]
+__all__ = ["counted", "agree", "threshold_words", "cap_words", "settings_words"]

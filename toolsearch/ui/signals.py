@@ -12,7 +12,7 @@ from toolsearch.analysis import quantities as Q
 from toolsearch.analysis.recommend import smallest_threshold_pct
 from toolsearch.analysis.sweep import names_budget
 from toolsearch.analysis.strategies import ALL_UPFRONT, STRATEGY_LABELS, TIERED
-from toolsearch.analysis.wording import settings_words, threshold_words
+from toolsearch.analysis.wording import cap_words, settings_words, threshold_words
 
 #: Names and tooltips used for the same quantities on every page (from the library's named quantities).
 TOOLS_ARRAY = Q.TOOLS_ARRAY.name
@@ -114,7 +114,7 @@ def tier2_remedy(plan: Plan) -> str:
         why += f", which no threshold_pct gives at this context length (100% is {context:,} tokens)."
     else:
         steps = (settings_words(pct, need) if raise_pct and raise_cap else threshold_words(pct) if raise_pct
-                 else f"listing_max_tokens {need:,}")
+                 else cap_words(need))
         why += f": {steps} give{'' if raise_pct and raise_cap else 's'} it here ({tuning})."
     if plan.tools_tokens > context:
         why += (f" No request fits this context in any case: the tools array alone ({plan.tools_tokens:,} tokens, "

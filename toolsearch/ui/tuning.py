@@ -25,7 +25,7 @@ from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
                                            verdict_line, MultiRecommendation)
 from toolsearch.analysis.report import tier_and_form
-from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, settings_words, share_cell, threshold_words
+from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, cap_words, counted, settings_words, share_cell, threshold_words
 from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
 from toolsearch.analysis.sessions import listing_evidence, shown_name
 from toolsearch.engine import constants as C
@@ -547,7 +547,7 @@ if common.require_catalog(v):
     if over_pct.open:
         with over_pct:
             st.html(form_grid_html(grid, key="tuning_heatmap", current=(ctx, cfg.threshold_pct)))
-            st.caption(f"At listing_max_tokens {cfg.listing_max_tokens:,} tokens, over threshold_pct. Each cell names "
+            st.caption(f"At {cap_words(cfg.listing_max_tokens)}, over threshold_pct. Each cell names "
                        f"the form the listing takes there; hover for the budget, the listing size and the tier. {ring}")
             one_form(grid, ladder)
             grid_box = st.expander("The grid as a table", key="tuning_grid_open", on_change="rerun")
