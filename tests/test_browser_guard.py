@@ -44,21 +44,36 @@ def _token_from(log: Path, seconds: float = 60) -> str:
     raise AssertionError("the app printed no launch token:\n" + log.read_text(encoding="utf-8", errors="replace"))
 
 
+def _quiet(page, seconds: float = 60) -> None:
+    """Wait until the app has no run in progress (Streamlit's status widget gone): a click or an
+    Enter that lands while a rerun is still going on can be lost on a busy machine."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        time.sleep(0.3)
+        if page.locator("[data-testid=stStatusWidget]").count() == 0:
+            return
+
+
 def _add_and_connect(page, marker: Path) -> None:
     """Fill the Live servers form with a command that writes ``marker``, Add, Connect."""
     name = page.get_by_role("textbox", name="Server name")
     name.wait_for(timeout=90_000)
+    _quiet(page)
     name.fill("touch")
     name.press("Enter")
+    _quiet(page)
     command = page.get_by_role("textbox", name="Command")
     command.fill(PY)
     command.press("Enter")
+    _quiet(page)
     args = page.get_by_role("textbox", name="Arguments (shell-style)")
     args.fill(f"-c \"open({str(marker)!r}, 'w').write('x')\"")
     args.press("Enter")
+    _quiet(page)
     page.get_by_role("button", name="Add server").click()
     connect = page.get_by_role("button", name="Connect", exact=True)
     playwright_api.expect(connect).to_be_enabled(timeout=30_000)  # the server was added
+    _quiet(page)
     connect.click()
 
 
