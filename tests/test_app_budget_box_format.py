@@ -2,7 +2,8 @@
 every other surface writes ``5%``: they are shown with ``%g`` (``5``, ``4.7``), which a box accepts
 (its format must print a plain number) and which never shows more than the one decimal the app keeps.
 The listing_max_tokens boxes keep ``%d`` (``4000``): ``4,000`` is not a plain number, so a box's
-format cannot give it; the slider above the box shows ``4,000``. Values and link parameters are
+format cannot give it; the slider above the box shows ``4,000``. The threshold_pct slider uses the
+box's ``%g`` too (it showed ``5.0`` above a box showing ``5``). Values and link parameters are
 unchanged (Streamlit ``AppTest``; the browser's rendering is checked in tests/test_browser.py)."""
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ def test_the_sidebar_box_writes_threshold_pct_as_every_surface_does():
     at = _open()
     assert (_box(at), _box(at, "listing_max_tokens_exact")) == ("5", "4000")
     assert at.sidebar.slider(key="listing_max_tokens").proto.format == "%,d"  # the slider above gives 4,000
+    # the threshold_pct slider above the box writes it the same way (5, not 5.0)
+    assert at.sidebar.slider(key="threshold_pct").proto.format == at.number_input(key="threshold_pct_exact").proto.format
     for typed, shown in ((4.7, "4.7"), (0.1, "0.1"), (12.0, "12"), (100.0, "100"), (3.14159, "3.1")):
         at.number_input(key="threshold_pct_exact").set_value(typed).run()
         assert not at.exception, at.exception

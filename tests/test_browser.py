@@ -117,6 +117,7 @@ def test_number_inputs_typed_change_the_plan(page, app_url):
     assert f"Form: {capped.listing_form}" in page.inner_text("body")
     pct = page.get_by_role("spinbutton", name="threshold_pct (%)", exact=True)
     assert pct.input_value() == "5"  # as every surface writes a threshold_pct (5%), not 5.0
+    assert page.get_by_test_id("stSliderThumbValue").nth(0).inner_text() == "5"  # the slider above it too
     pct.fill("0.3")
     pct.press("Enter")
     _, both = _expected_plan("team-workspace", context_length=200_000,
@@ -127,6 +128,7 @@ def test_number_inputs_typed_change_the_plan(page, app_url):
     assert f"Form: {both.listing_form}" in page.inner_text("body")
     assert re.search(r"pct=0\.3\b", page.url) and re.search(r"cap=1234\b", page.url), page.url
     assert pct.input_value() == "0.3"
+    assert page.get_by_test_id("stSliderThumbValue").nth(0).inner_text() == "0.3"
     # the slider follows the typed value, written as the rest of the app writes token counts
     assert page.get_by_test_id("stSliderThumbValue").nth(1).inner_text() == "1,234"
     page.screenshot(path=str(ARTIFACTS / "overview-number-inputs.png"), full_page=True)

@@ -443,7 +443,7 @@ def _budget_controls(sb) -> None:
     # The boxes have no bounds of their own: a typed value out of range is clamped, as the harness
     # and the command line clamp it, and the box then shows the value used (never a refused one).
     sb.slider("threshold_pct (% of context)", C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX,
-              value=st.session_state["threshold_pct"], step=THRESHOLD_PCT_STEP, format="%.1f", key="threshold_pct",
+              value=st.session_state["threshold_pct"], step=THRESHOLD_PCT_STEP, format=THRESHOLD_PCT_FORMAT, key="threshold_pct",
               on_change=_settle_state, args=("threshold_pct", "threshold_pct", "threshold_pct_exact"),
               help="Share of the context length the listing may use.")
     sb.number_input("threshold_pct (%)", value=st.session_state["threshold_pct_exact"], step=THRESHOLD_PCT_STEP,
