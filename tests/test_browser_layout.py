@@ -373,3 +373,30 @@ def test_per_task_and_what_if_tables_do_not_scroll_sideways(browser, app_url, wi
         finally:
             context.close()
 
+
+#: The Search page's first query card: its title's and its "Why:" line's font size (px) and opacity.
+WHY_LINE_JS = """() => {
+    const card = document.querySelector('[data-testid=stMain] [data-table=search_results_1]').closest('[data-testid=stVerticalBlock]');
+    return Array.from(card.querySelectorAll('[data-testid=stText]')).slice(0, 2).map(e => {
+        const cs = getComputedStyle(e);
+        return [e.innerText.split(':')[0], parseFloat(cs.fontSize), Number(cs.opacity)];
+    });
+}"""
+
+
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_query_cards_why_line_is_secondary_to_the_title(browser, app_url, width):  # noqa: F811
+    """A query card's "Why:" line is in caption style under the card's title: smaller and dimmer.
+    It was plain text as large as the title, and wrapping to three lines it read as the heading."""
+    context, page = _open(browser, app_url, "search", width)
+    try:
+        page.locator("[data-table=search_results_1]").wait_for(timeout=120_000)
+        _settled(page)
+        (title, title_px, title_opacity), (why, why_px, why_opacity) = page.evaluate(WHY_LINE_JS)
+        page.screenshot(path=str(ARTIFACTS / f"layout-search-why-{width}.png"))
+        assert (title, why) == ("Query 1", "Why")
+        assert why_px < title_px and why_px == 14, (why_px, title_px)
+        assert why_opacity < title_opacity == 1
+    finally:
+        context.close()
+
