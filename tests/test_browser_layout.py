@@ -400,3 +400,37 @@ def test_query_cards_why_line_is_secondary_to_the_title(browser, app_url, width)
     finally:
         context.close()
 
+
+#: Every table of the report in the Report page's preview frame that is wider than its box: whether it
+#: scrolls sideways in its own box, its height against the frame's, and its scrollbar color.
+PREVIEW_TABLES_JS = """() => Array.from(document.querySelectorAll('table'))
+    .filter(t => t.scrollWidth > t.clientWidth + 1).map(t => { const cs = getComputedStyle(t);
+        return {head: t.querySelector('th') ? t.querySelector('th').innerText.slice(0, 40) : '', overflow: cs.overflowX,
+                height: t.getBoundingClientRect().height, frame: window.innerHeight, scrollbar: cs.scrollbarColor}; })"""
+
+
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_report_preview_tables_scroll_sideways_in_sight(browser, app_url, width):  # noqa: F811
+    """The Report page's preview (the report in a frame about 560 px wide at 1024 px): a table wider
+    than the frame scrolls sideways in its own box, at most as tall as the frame, so its scrollbar sits
+    under the rows being read, and the scrollbar is always drawn (a scrollbar color turns overlay
+    scrollbars off). The lint table (94 rows) was as tall as the whole report, its sideways scrollbar
+    screens below the columns it cut, and overlay scrollbars showed none at all."""
+    context, page = _open(browser, app_url, "report", width)
+    try:
+        page.get_by_role("button", name="Build report").wait_for(timeout=120_000)
+        page.get_by_role("button", name="Build report").click()
+        frame = page.locator("[data-testid=stMain] iframe")
+        frame.wait_for(timeout=300_000)
+        _settled(page)
+        inner = frame.element_handle().content_frame()
+        inner.wait_for_selector("table")
+        wide = inner.evaluate(PREVIEW_TABLES_JS)
+        frame.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"layout-report-preview-{width}.png"))
+        assert len(wide) >= (5 if width == 1024 else 1), wide  # the case this test is about
+        for table in wide:
+            assert table["overflow"] in ("auto", "scroll") and table["height"] <= table["frame"], table
+            assert table["scrollbar"] != "auto", table
+    finally:
+        context.close()
