@@ -53,8 +53,8 @@ GOALS: tuple[tuple[str, str], ...] = (
 )
 
 # Tables scroll sideways inside their own box. In a narrow window (the app's preview at 1024 px)
-# a table is at most 30rem tall, so its sideways scrollbar is in view beside the rows being read
-# and its header stays on top; the scrollbar is always drawn (a scrollbar color turns overlay
+# a table is at most 85% of the window's height (the listing-form grid still whole), so its sideways
+# scrollbar is in view beside the rows being read and its header stays on top; the scrollbar is always drawn (a scrollbar color turns overlay
 # scrollbars off) and a shadow marks a side with more columns (the "local" white covers it at the end).
 _CSS = """
 mark.hidden-char{background:#ffd8d8;color:#82071e;border-radius:3px;padding:0 2px;font-weight:600}
@@ -76,7 +76,7 @@ table{scrollbar-color:#8c959f #eaeef2;
     linear-gradient(to left,#fff 40%,rgba(255,255,255,0)) right/1.5rem 100% no-repeat local,
     linear-gradient(to right,rgba(31,35,40,.22),rgba(31,35,40,0)) left/.75rem 100% no-repeat scroll,
     linear-gradient(to left,rgba(31,35,40,.22),rgba(31,35,40,0)) right/.75rem 100% no-repeat scroll}
-@media (max-width:1000px){table{max-height:30rem;overflow:auto} th{position:sticky;top:0}}
+@media (max-width:1000px){table{max-height:85vh;overflow:auto} th{position:sticky;top:0}}
 """
 
 
