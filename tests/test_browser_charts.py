@@ -226,3 +226,31 @@ def test_per_server_cost_labels_do_not_overlap_with_many_servers(chromium, tmp_p
     plot = page.evaluate("() => document.querySelector('.draglayer .nsewdrag').getBoundingClientRect().height")
     assert plot > 250, plot
     page.context.close()
+
+
+#: The treemap's drawn tile labels: ``[text, shown]`` per tile (plotly.js hides, ``display: none``,
+#: a label that would need less than the uniformtext minimum).
+TILE_LABELS_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot g.slice')).map(g => {
+    const t = g.querySelector('text.slicetext');
+    return [t ? t.textContent : '', !!t && getComputedStyle(t).display !== 'none' && t.getBoundingClientRect().width > 0];
+})"""
+
+
+@pytest.mark.parametrize("width", [570, 1400])
+def test_treemap_labels_most_large_tool_tiles(chromium, tmp_path, width):
+    """The Costs page's treemap of the 50 costliest tools, drawn 530 px wide (the main column at
+    1024 px with the sidebar open) and 1360 px: at 530 px at least 12 tool tiles carry their name
+    and tokens (2 did, beside a color scale that took a third of the width), at 1360 px at least 40;
+    the largest tile (slack's 4,158-token tool) is always labeled."""
+    from test_treemap_labels import costliest_rows  # noqa: PLC0415
+
+    from toolsearch.analysis import charts  # noqa: PLC0415
+
+    rows = costliest_rows()
+    page = draw(chromium, charts.tool_tree_figure(rows, "chars4", 4_000), tmp_path, "tool-tree", width)
+    tiles = page.evaluate(TILE_LABELS_JS)
+    servers = {f"{r.server} ({r.state})" for r in rows}
+    shown = [text for text, visible in tiles if visible and text.strip() and text not in servers]
+    assert len(shown) >= (12 if width < 1024 else 40), shown
+    assert any(text.startswith("slack_post_message") and text.endswith("4,158") for text in shown), shown
+    page.context.close()

@@ -343,17 +343,23 @@ TABLE_WIDTH_JS = """(key) => { const t = document.querySelector(`[data-testid=st
 def test_per_task_and_what_if_tables_do_not_scroll_sideways(browser, app_url, width):  # noqa: F811
     """The Per task table (a column per variant), the per-called-tool what-if (ten columns), the
     Sessions page's Per model table (nine) and the Scopes page's side by side (twelve) scrolled
-    sideways at 1024 px; each is now split into tables of at most eight columns, read in full."""
+    sideways at 1024 px; each is now split into tables of at most eight columns, read in full. The
+    Costs page's per-server table (nine short columns, in an expander) was 3 px wider than its box
+    at 1024 px; its cells are padded less there."""
     ARTIFACTS.mkdir(exist_ok=True)
     for path, tab, keys in (("quality", None, ("quality_tasks", "quality_tasks_2")),
                             ("sessions", "Listing what-if", ("sessions_whatif", "sessions_whatif_smallest")),
                             ("sessions", "Per model", ("sessions_models", "sessions_models_events")),
-                            ("scopes", "Load the sample scopes", ("scopes_compare", "scopes_reach"))):
+                            ("scopes", "Load the sample scopes", ("scopes_compare", "scopes_reach")),
+                            ("costs", "Per-server table", ("server_table",))):
         context, page = _open(browser, app_url, path, width)
         try:
             if tab and path == "scopes":  # no scopes yet: load the shipped sample scopes
                 page.get_by_role("button", name=tab).wait_for(timeout=120_000)
                 page.get_by_role("button", name=tab).click()
+            elif tab and path == "costs":  # drawn when its expander is opened
+                page.get_by_text(tab, exact=True).wait_for(timeout=120_000)
+                page.get_by_text(tab, exact=True).click()
             elif tab:
                 page.get_by_role("tab", name=tab).wait_for(timeout=120_000)
                 page.get_by_role("tab", name=tab).click()
@@ -366,3 +372,65 @@ def test_per_task_and_what_if_tables_do_not_scroll_sideways(browser, app_url, wi
                 assert got is not None and got["scroll"] <= got["client"] + 1, (path, key, width, got)
         finally:
             context.close()
+
+
+#: The Search page's first query card: its title's and its "Why:" line's font size (px) and opacity.
+WHY_LINE_JS = """() => {
+    const card = document.querySelector('[data-testid=stMain] [data-table=search_results_1]').closest('[data-testid=stVerticalBlock]');
+    return Array.from(card.querySelectorAll('[data-testid=stText]')).slice(0, 2).map(e => {
+        const cs = getComputedStyle(e);
+        return [e.innerText.split(':')[0], parseFloat(cs.fontSize), Number(cs.opacity)];
+    });
+}"""
+
+
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_query_cards_why_line_is_secondary_to_the_title(browser, app_url, width):  # noqa: F811
+    """A query card's "Why:" line is in caption style under the card's title: smaller and dimmer.
+    It was plain text as large as the title, and wrapping to three lines it read as the heading."""
+    context, page = _open(browser, app_url, "search", width)
+    try:
+        page.locator("[data-table=search_results_1]").wait_for(timeout=120_000)
+        _settled(page)
+        (title, title_px, title_opacity), (why, why_px, why_opacity) = page.evaluate(WHY_LINE_JS)
+        page.screenshot(path=str(ARTIFACTS / f"layout-search-why-{width}.png"))
+        assert (title, why) == ("Query 1", "Why")
+        assert why_px < title_px and why_px == 14, (why_px, title_px)
+        assert why_opacity < title_opacity == 1
+    finally:
+        context.close()
+
+
+#: Every table of the report in the Report page's preview frame that is wider than its box: whether it
+#: scrolls sideways in its own box, its height against the frame's, and its scrollbar color.
+PREVIEW_TABLES_JS = """() => Array.from(document.querySelectorAll('table'))
+    .filter(t => t.scrollWidth > t.clientWidth + 1).map(t => { const cs = getComputedStyle(t);
+        return {head: t.querySelector('th') ? t.querySelector('th').innerText.slice(0, 40) : '', overflow: cs.overflowX,
+                height: t.getBoundingClientRect().height, frame: window.innerHeight, scrollbar: cs.scrollbarColor}; })"""
+
+
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_report_preview_tables_scroll_sideways_in_sight(browser, app_url, width):  # noqa: F811
+    """The Report page's preview (the report in a frame about 560 px wide at 1024 px): a table wider
+    than the frame scrolls sideways in its own box, at most as tall as the frame, so its scrollbar sits
+    under the rows being read, and the scrollbar is always drawn (a scrollbar color turns overlay
+    scrollbars off). The lint table (94 rows) was as tall as the whole report, its sideways scrollbar
+    screens below the columns it cut, and overlay scrollbars showed none at all."""
+    context, page = _open(browser, app_url, "report", width)
+    try:
+        page.get_by_role("button", name="Build report").wait_for(timeout=120_000)
+        page.get_by_role("button", name="Build report").click()
+        frame = page.locator("[data-testid=stMain] iframe")
+        frame.wait_for(timeout=300_000)
+        _settled(page)
+        inner = frame.element_handle().content_frame()
+        inner.wait_for_selector("table")
+        wide = inner.evaluate(PREVIEW_TABLES_JS)
+        frame.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"layout-report-preview-{width}.png"))
+        assert len(wide) >= (5 if width == 1024 else 1), wide  # the case this test is about
+        for table in wide:
+            assert table["overflow"] in ("auto", "scroll") and table["height"] <= table["frame"], table
+            assert table["scrollbar"] != "auto", table
+    finally:
+        context.close()

@@ -208,6 +208,20 @@ def test_check_listing_limit_and_config_file(tmp_path):
     assert "the listing is none · nothing listed (0 of 9 servers named), tier 2," in done.stdout
 
 
+@pytest.mark.parametrize("value", ["0", "-5", "0k", "0.0"])
+def test_check_refuses_a_listing_limit_below_one_token(value):
+    """``--max-listing-tokens 0`` (or less) was accepted and then failed every check ("above the
+    limit of 0"): every listing is larger. It is bad input, refused before any catalog is read."""
+    done = run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "any", "--max-listing-tokens", value)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"toolsearch check: error: argument --max-listing-tokens: expected a positive whole number of tokens "
+        f"(e.g. 4000), got '{value}'"]
+    assert run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "any",
+                   "--max-listing-tokens", "1").returncode == 1
+
+
 def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_text(tmp_path):
     """A server named ``=HYPERLINK(…)`` (or starting with ``+``, ``-``, ``@``) is a formula when
     the CSV of ``costs`` or ``sweep`` is opened in a spreadsheet; it gets a leading ``'``."""

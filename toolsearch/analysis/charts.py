@@ -515,9 +515,32 @@ class ToolCost:
 TOOL_SIZE_SCALE = "Cividis"
 
 
+#: A treemap tile label longer than this (characters) is split onto two lines at the ``_``, ``-`` or
+#: ``.`` nearest its middle: a long tool name on one line is too wide for most tiles at 1024 px.
+TILE_LINE_CHARS = 14
+
+
+def tile_label(name: str) -> str:
+    """A treemap tile's label for ``name`` (already escaped): on two lines (``<br>``) at the word
+    separator nearest the middle when longer than :data:`TILE_LINE_CHARS` characters and it has
+    one, else as is. ``create_pull_request_review`` → ``create_pull<br>_request_review``."""
+    if len(name) <= TILE_LINE_CHARS:
+        return name
+    cuts = [i for i, ch in enumerate(name) if ch in "_-." and 0 < i < len(name) - 1]
+    if not cuts:
+        return name
+    cut = min(cuts, key=lambda i: (abs(len(name) - 2 * i), i))
+    return f"{name[:cut]}<br>{name[cut:]}"
+
+
 def tool_tree_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | None = None) -> go.Figure:
     """Treemap server → tool sized by schema tokens; tool tiles colored by their size (a sequential
-    scale, so the costliest tools stand out at any setting), server tiles name their state."""
+    scale, so the costliest tools stand out at any setting), server tiles name their state.
+
+    Labels are sized for a main column about 560 px wide (1024 px with the sidebar open): the color
+    scale lies under the tiles (beside them it took a third of the width), long tool names take two
+    lines (:func:`tile_label`), and a tile shows its label and tokens at 10 px or more, or none
+    (the hover and the Table tab name every tool)."""
     servers: dict[str, list[tuple[int, ToolCost]]] = {}
     for i, r in enumerate(rows):
         servers.setdefault(r.server, []).append((i, r))
@@ -533,7 +556,7 @@ def tool_tree_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | Non
         custom.append([esc(server), f"server {esc(server)}", total, state, f"{len(tools)} of the top tools"])
         for i, t in tools:
             ids.append(f"t:{i}")
-            labels.append(esc(t.tool))
+            labels.append(tile_label(esc(t.tool)))
             parents.append(f"s:{server}")
             values.append(t.tokens)
             colors.append(t.tokens)
@@ -542,9 +565,11 @@ def tool_tree_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | Non
     fig.data.append(dict(
         type="treemap", ids=ids, labels=labels, parents=parents, values=values, branchvalues="total",
         marker=dict(colors=colors, colorscale=TOOL_SIZE_SCALE, line=dict(color="white", width=1),
-                    colorbar=dict(title=dict(text=f"{TOOL_SCHEMA_COLUMN} (tokens, {tokenizer})"), tickformat=",", thickness=14)),
+                    colorbar=dict(title=dict(text=f"{TOOL_SCHEMA_COLUMN} (tokens, {tokenizer})", side="top"),
+                                  tickformat=",", thickness=12, orientation="h", x=0.5, xanchor="center",
+                                  y=-0.02, yanchor="top", len=0.7)),
         customdata=custom, textinfo="label+value",
-        texttemplate="%{label}<br>%{value:,} tokens",
+        texttemplate="%{label}<br>%{value:,}",
         hovertemplate=("<b>%{customdata[1]}</b><br>server: %{customdata[0]} (state %{customdata[3]})<br>"
                        f"%{{value:,}} tokens ({tokenizer})<br>%{{customdata[4]}}<extra></extra>"),
         tiling=dict(pad=2), pathbar=dict(visible=True),
@@ -554,7 +579,7 @@ def tool_tree_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | Non
         title = (f"Listing budget {budget:,} tokens; the costliest tool's schema alone is "
                  f"{max(r.tokens for r in rows):,} tokens")
     # A label too small to read at 10 px is left out (the Table tab lists every tool), never shrunk.
-    fig.update_layout(font=FONT, height=560, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
+    fig.update_layout(font=FONT, height=640, margin=dict(t=40, b=80, l=10, r=10), hoverlabel=dict(align="left"),
                       uniformtext=dict(minsize=10, mode="hide"),
                       title=dict(text=title, font=dict(size=13)) if title else None)
     return fig.build()

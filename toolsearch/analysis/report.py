@@ -52,6 +52,10 @@ GOALS: tuple[tuple[str, str], ...] = (
     ("groups", "any listing (summary lines or better)"),
 )
 
+# Tables scroll sideways inside their own box. In a narrow window (the app's preview at 1024 px)
+# a table is at most 85% of the window's height (the listing-form grid still whole), so its sideways
+# scrollbar is in view beside the rows being read and its header stays on top; the scrollbar is always drawn (a scrollbar color turns overlay
+# scrollbars off) and a shadow marks a side with more columns (the "local" white covers it at the end).
 _CSS = """
 mark.hidden-char{background:#ffd8d8;color:#82071e;border-radius:3px;padding:0 2px;font-weight:600}
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1200px;
@@ -67,6 +71,12 @@ pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.75rem;overflow:auto;whi
 dl.meta{display:grid;grid-template-columns:max-content auto;gap:.1rem 1rem;margin:.5rem 0}
 dl.meta dt{color:#57606a} dl.meta dd{margin:0;font-variant-numeric:tabular-nums}
 .grid th{text-align:center} .muted{color:#57606a} footer{margin-top:3rem;color:#57606a;font-size:.85rem}
+table{scrollbar-color:#8c959f #eaeef2;
+  background:linear-gradient(to right,#fff 40%,rgba(255,255,255,0)) left/1.5rem 100% no-repeat local,
+    linear-gradient(to left,#fff 40%,rgba(255,255,255,0)) right/1.5rem 100% no-repeat local,
+    linear-gradient(to right,rgba(31,35,40,.22),rgba(31,35,40,0)) left/.75rem 100% no-repeat scroll,
+    linear-gradient(to left,rgba(31,35,40,.22),rgba(31,35,40,0)) right/.75rem 100% no-repeat scroll}
+@media (max-width:1000px){table{max-height:85vh;overflow:auto} th{position:sticky;top:0}}
 """
 
 

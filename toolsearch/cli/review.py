@@ -65,7 +65,9 @@ class ReviewUsageError(ToolsearchError):
 
 
 def _tokens(text: str) -> int:
-    return whole_number(text, "expected a whole number of tokens ≥ 0", least=0, unit="tokens")
+    """``check --max-listing-tokens``: a positive whole number of tokens. 0 is refused: every
+    listing is larger, so the check could only fail."""
+    return whole_number(text, "expected a positive whole number of tokens (e.g. 4000)", least=1, unit="tokens")
 
 
 def _catalog_arguments(p: argparse.ArgumentParser) -> None:

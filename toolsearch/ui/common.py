@@ -48,7 +48,7 @@ from toolsearch.ui.plan_blocks import (FORM_HELP, SIDEBAR_SETTINGS, STATIC_TABLE
 from toolsearch.ui.session_sources import sample_files as sample_session_files
 from toolsearch.ui.sources import COMBINE, COMBINE_PARAM, DEFAULT_SAMPLE, LIVE, TEXT_UPLOAD_MB, UPLOAD
 from toolsearch.ui.styles import (BUSY_BAR_HTML, METRIC_ROWS_CSS, NO_GRID_CSV_CSS, SENT_STEP_CSS, SLIDER_VALUE_CSS,  # noqa: F401
-                                  STATE_COLORS, STATE_STYLES, WHOLE_TAGS_CSS)
+                                  STATE_COLORS, STATE_STYLES, WHOLE_TAGS_CSS, WHY_KEY, WHY_LINE_CSS)
 from toolsearch.ui.text import (fmt_tokens, md_escape, pct_of_context, table_name, thousands, visible,  # noqa: F401
                               visible_json, visible_name)
 

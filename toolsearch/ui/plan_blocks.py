@@ -202,7 +202,8 @@ def server_dataframe(plan: Plan, key: str | None = None) -> None:
     elif len(table) <= STATIC_TABLE_ROWS:
         # The reasons are prose: below the table, one line per reason with its servers, so that
         # neither they nor the numbers are cut at any width.
-        literal_table(table.drop(columns="why"), key=key or "server_table", styles=STATE_STYLES)
+        # nine short columns: with the usual cell padding a few pixels wider than an expander at 1024 px
+        literal_table(table.drop(columns="why"), key=key or "server_table", styles=STATE_STYLES, tight=True)
         why: dict[str, list[str]] = {}  # from the rows: live servers that failed have a reason too
         for server, reason in zip(table["server"], table["why"]):
             why.setdefault(reason, []).append(server)

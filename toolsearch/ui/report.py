@@ -149,6 +149,7 @@ if common.require_catalog(v):
                   help="Most of it is plotly.js, embedded once so that the file opens offline.")
         c2.download_button("Download report (.html)", html_text.encode("utf-8"), file_name="toolsearch-report.html",
                            mime="text/html", key="report_download", type="primary", icon=":material/download:")
-        st.caption("The report as it renders (scroll inside the frame). It is built here, with every piece of "
-                   "catalog text escaped, so it shows that text literally.")
+        st.caption("The report as it renders (scroll inside the frame; a table wider than the frame scrolls "
+                   "sideways in its own box, with its scrollbar under its rows). It is built here, with every piece "
+                   "of catalog text escaped, so it shows that text literally.")
         st.iframe(html_text, height=PREVIEW_HEIGHT)

@@ -131,8 +131,9 @@ def run() -> None:
     st.html(common.NO_GRID_CSV_CSS)
     # A slider's value reads on either theme (the primary color does not on the dark one).
     st.html(common.SLIDER_VALUE_CSS)
-    # The search-variant pickers show every chosen variant, not five lines and a scroll.
-    st.html(common.WHOLE_TAGS_CSS)
+    # The search-variant pickers show every chosen variant, not five lines and a scroll; the Search
+    # page's "Why:" lines are captions under their card's title (one element: no extra gap on any page).
+    st.html(common.WHOLE_TAGS_CSS + common.WHY_LINE_CSS)
 
     by_stem = {stem: page for (stem, _title, _icon), page in zip(PAGES, pages)}
     # Every page in view, in sections (Streamlit folds pages past the tenth under "View more").

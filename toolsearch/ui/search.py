@@ -268,20 +268,21 @@ def search_tab(v, bridge, dtk: str) -> None:
                 ex = None if semantic or scan is not None else common.memo(
                     search_bridge, ("explain", group["query"], effective),
                     lambda: search_bridge.index.explain(group["query"], effective), size=32)
+                why = st.container(key=f"{common.WHY_KEY}{number}")  # caption style (common.WHY_LINE_CSS)
                 if scan is not None:
-                    st.text(common.visible_name("Why: " + scan.why()))
+                    why.text(common.visible_name("Why: " + scan.why()))
                     for note in scan.notes():
                         st.warning(f"Note: {note}", icon=":material/warning:")
                 elif semantic and not group["matches"]:  # the cosine and the thresholds, as the CLI's why
-                    st.text("Why: nothing returned: " + common.memo(
-                        search_bridge, ("semantic shortfall", group["query"], effective),
-                        lambda: search_bridge.index.semantic_shortfall(group["query"], effective), size=32))
+                    why.text("Why: nothing returned: " + common.memo(
+                         search_bridge, ("semantic shortfall", group["query"], effective),
+                         lambda: search_bridge.index.semantic_shortfall(group["query"], effective), size=32))
                 elif semantic:
-                    st.text("Why: ranked by the cosine between the query's sentence embedding and each tool's, plus "
-                            "the variant's share of BM25; the score column shows that sum. Empty when the best "
-                            "cosine is below the variant's threshold.")
+                    why.text("Why: ranked by the cosine between the query's sentence embedding and each tool's, plus "
+                             "the variant's share of BM25; the score column shows that sum. Empty when the best "
+                             "cosine is below the variant's threshold.")
                 else:
-                    st.text(common.visible_name("Why: " + ex.summary()))  # one line; it names the best excluded tool
+                    why.text(common.visible_name("Why: " + ex.summary()))  # one line; it names the best excluded tool
                 if group["matches"]:
                     scores = dict(scan.matches) if scan is not None else common.memo(
                         search_bridge, ("scores", group["query"], effective),

@@ -66,6 +66,16 @@ WHOLE_TAGS_CSS = ("<style>" + ",".join(f".st-key-{key} div:has(> [data-testid=st
                                        for key in WHOLE_TAG_MULTISELECTS) + "{max-height:none}</style>")
 
 
+#: Prefix of the keyed containers that hold a query card's "Why:" line on the Search page.
+WHY_KEY = "search_why_"
+#: Page-wide (see toolsearch/ui/router.py): a query card's "Why:" line on the Search page in caption
+#: style (Streamlit's caption size, dimmed by opacity so it follows either theme), under its card's
+#: title: as plain text it was as large as the title and, wrapping to three lines, read as the heading.
+#: It stays ``st.text``: the line holds tool names and query words, shown literally.
+WHY_LINE_CSS = (f'<style>[class*="st-key-{WHY_KEY}"] [data-testid=stText]'
+                "{font-size:.875rem;line-height:1.5;opacity:.8}</style>")
+
+
 #: ``styles`` for :func:`toolsearch.ui.tables.literal_table`: state cells in the state colors.
 STATE_STYLES = {"state": _state_css}
 

@@ -46,7 +46,10 @@ _STYLE = """<style>
 .ts-table th{position:sticky;top:0;background:#f6f6f8;font-weight:600;color:#31333f;z-index:1}
 .ts-table td.n{white-space:nowrap;text-align:right;font-variant-numeric:tabular-nums;overflow-wrap:normal}
 .ts-table td.c,.ts-table .nb{white-space:nowrap;overflow-wrap:normal}
-.ts-stack{container-type:inline-size}
+.ts-stack,.ts-tight{container-type:inline-size}
+@container (max-width:""" + str(STACK_BELOW_PX) + """px){
+  .ts-tight th,.ts-tight td{padding-left:.25rem;padding-right:.25rem}
+}
 @container (max-width:""" + str(STACK_BELOW_PX) + """px){
   .ts-stack table{display:grid;grid-template-columns:var(--ts-tracks)}
   .ts-stack thead,.ts-stack tbody,.ts-stack tr{display:contents}
@@ -183,7 +186,7 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
                styles: Mapping[str, Callable[[Any], str]] | None = None,
                nowrap: tuple[str, ...] = (), height: int | None = None,
                cell_css: Callable[[Mapping[str, Any], str], str] | None = None,
-               stack: tuple[str, ...] = (), stack_tracks: str | None = None) -> str:
+               stack: tuple[str, ...] = (), stack_tracks: str | None = None, tight: bool = False) -> str:
     """The HTML of one literal table.
 
     Args:
@@ -200,6 +203,9 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
             query: the rows and cells stay as they are; their cells have class ``s``).
         stack_tracks: the CSS ``grid-template-columns`` of the other columns while stacked (default:
             ``auto`` each, sized by their content); e.g. a minimum width for a name column.
+        tight: narrower cell padding (left and right) when the table is narrower than
+            :data:`STACK_BELOW_PX`: for a table of many short columns (numbers, one-word headings)
+            that would otherwise be a few pixels wider than its box at 1024 px and scroll sideways.
 
     Returns:
         ``<style>`` plus ``<div class="ts-table" data-table=KEY><table>…</table></div>``. Number
@@ -249,7 +255,7 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
                                  f"--ts-tracks:{stack_tracks or ' '.join(['auto'] * (len(columns) - len(stacked)))};"
                                  f"--ts-lines:{1 + len(stacked)}" if stacked else "")))
     box = f' style="{html.escape(box)}"' if box else ""
-    return (f'{_STYLE}<div class="ts-table{" ts-stack" if stacked else ""}" data-table="{html.escape(key)}"{box}><table>'
+    return (f'{_STYLE}<div class="ts-table{" ts-stack" if stacked else ""}{" ts-tight" if tight else ""}" data-table="{html.escape(key)}"{box}><table>'
             f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>')
 
 
@@ -258,7 +264,7 @@ def literal_table(data: Any, *, key: str, columns: list[str] | None = None,
                   styles: Mapping[str, Callable[[Any], str]] | None = None,
                   nowrap: tuple[str, ...] = (), height: int | None = None, container: Any = None,
                   cell_css: Callable[[Mapping[str, Any], str], str] | None = None, stack: tuple[str, ...] = (),
-                  stack_tracks: str | None = None) -> None:
+                  stack_tracks: str | None = None, tight: bool = False) -> None:
     """Show ``data`` (a DataFrame or a list of row mappings) as a literal-text table.
 
     Every cell is shown in full (prose wraps, numbers never do); up to :data:`SCROLL_ROWS` rows the
@@ -287,7 +293,7 @@ def literal_table(data: Any, *, key: str, columns: list[str] | None = None,
         height = SCROLL_HEIGHT
     target.html(table_html(shown, key=key, columns=columns, formats=formats, styles=styles, nowrap=nowrap,
                            height=height, cell_css=cell_css, stack=stack,
-                           stack_tracks=stack_tracks))
+                           stack_tracks=stack_tracks, tight=tight))
 
 
 # Labels and key take the theme's text color (dimmed by opacity, not by a fixed grey): a fixed dark
