@@ -60,12 +60,18 @@ def secret_key_name(key: str) -> bool:
 def secret_list(values: Iterable[str]) -> list[str]:
     """Distinct secret values worth scrubbing (at least :data:`SECRET_MIN_CHARS` long), with
     the forms a server may print them in (:func:`encoded_forms`), longest first."""
+    return list(_secret_list(tuple(v for v in values if isinstance(v, str) and len(v) >= SECRET_MIN_CHARS)))
+
+
+@functools.lru_cache(maxsize=64)
+def _secret_list(values: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`secret_list` of ``values``, computed once per set of values: scrubbing asks for it
+    for every string a server sends, and a config with thousands of values (more than
+    :func:`_encoded_forms` keeps) made each ask encode every value again."""
     out: set[str] = set()
     for value in values:
-        if not isinstance(value, str) or len(value) < SECRET_MIN_CHARS:
-            continue
         out.update(_encoded_forms(value))
-    return sorted(out, key=len, reverse=True)
+    return tuple(sorted(out, key=len, reverse=True))
 
 
 #: A base64 piece of a secret inside a longer base64 text is masked only from this many characters.
