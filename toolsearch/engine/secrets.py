@@ -358,10 +358,12 @@ def mask_leading_suffix(text: str, secrets: Iterable[str], min_chars: int = SECR
 
 def scrub_data(value: Any, scrub: Any) -> tuple[Any, int]:
     """Every string in parsed JSON ``value`` (dict keys included, at any depth) passed through
-    ``scrub`` (e.g. :meth:`ServerSpec.scrub`).
+    ``scrub`` (e.g. :meth:`ServerSpec.scrub`), and every number as JSON writes it: a secret of
+    digits (a PIN, an account number) that a server sends back as a JSON number (``"default":
+    84736251``) becomes the masked text (``"••••"``, ``"••••.5"``) instead of staying a number.
 
     Returns:
-        ``(scrubbed copy, number of strings that changed)``.
+        ``(scrubbed copy, number of strings and numbers that changed)``.
     """
     changed = 0
 
@@ -372,6 +374,16 @@ def scrub_data(value: Any, scrub: Any) -> tuple[Any, int]:
             if out != item:
                 changed += 1
             return out
+        if isinstance(item, (int, float)) and not isinstance(item, bool):
+            try:
+                text = repr(item)
+            except ValueError:  # an integer longer than Python writes (4,300 digits): left as it is
+                return item
+            out = scrub(text)
+            if out != text:
+                changed += 1
+                return out
+            return item
         if isinstance(item, Mapping):
             return {walk(k) if isinstance(k, str) else k: walk(v) for k, v in item.items()}
         if isinstance(item, (list, tuple)):
