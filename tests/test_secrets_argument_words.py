@@ -134,3 +134,5 @@ def test_the_options_inside_a_shell_script_argument_are_read_as_a_command_line(t
     assert described.returncode == 0, described.stderr
     assert SCRIPT_SECRET not in described.stdout + described.stderr
     assert "--api-key ••••" in json.loads(described.stdout)["tools"]["mcp__echo__echo"]["description"]
+    # a short token is masked where it stands as a word, not inside other words of the script
+    assert mask_arguments(["-c", "npx server --token x"]) == ["-c", f"npx server --token {MASK}"]

@@ -333,7 +333,8 @@ def _mask_script(text: str) -> str:
     holds a whole command line, its options' secrets (:func:`_script_secrets`) shown as ``••••``."""
     masked = _mask_free_text(text)
     for value in sorted(set(_script_secrets(text)), key=len, reverse=True):
-        masked = masked.replace(value, C.SECRET_MASK)
+        # where it stands as a word of its own: a token "x" leaves the x of "npx" alone
+        masked = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(value)}(?![A-Za-z0-9_])", C.SECRET_MASK, masked)
     return masked
 
 
