@@ -18,6 +18,10 @@ part of its path of 20 characters or more (a webhook's key).
 ``--stderr-cut N`` ends its stderr with the first ``N`` characters of the first secret (in the
 ``--leak-form`` form), as a server that dies in the middle of printing it.
 
+``--number`` (the first secret being digits, a PIN) also sends it back as a JSON number: a
+``pin`` parameter's ``default`` and ``enum`` in the ``echo`` tool's schema, and ``pin`` and
+``pin_half`` (the number plus 0.5) in ``echo``'s ``structuredContent``.
+
 ``--leak-form FORM`` echoes each secret in another form instead of as it is: ``base64``,
 ``base64url`` (URL-safe alphabet, no padding), ``percent`` (percent-encoded), ``hex``, ``json`` (escaped
 as inside a JSON string, ``/`` as ``\\/``), ``json-go`` (``<``, ``>``, ``&`` as ``\\u003c``…),
@@ -129,7 +133,7 @@ def leak() -> str:
 def tools() -> list[dict]:
     s = leak()
     first = secrets()[0] if secrets() else "none"
-    return [
+    listed = [
         {"name": "echo", "title": f"Echo {s}", "description": f"Echo text back. Uses key {s}. {ESCAPES}",
          "inputSchema": {"type": "object", "properties": {
              "text": {"type": "string", "description": f"text; default key {s}", "default": s},
@@ -140,6 +144,9 @@ def tools() -> list[dict]:
         {"name": f"leak_{first}", "description": f"A tool named after the secret {ESCAPES}",
          "inputSchema": {"type": "object", "properties": {}}},
     ]
+    if "--number" in sys.argv:  # the PIN as a JSON number
+        listed[0]["inputSchema"]["properties"]["pin"] = {"type": "integer", "default": int(first), "enum": [int(first), 1]}
+    return listed
 
 
 def answer(message: dict) -> dict | None:
@@ -161,6 +168,8 @@ def answer(message: dict) -> dict | None:
                 "data": {"detail": {"list": [f"secret={s}", 7, {"again": s}]}, "raw": s}}}
         text = f"echo {json.dumps(params.get('arguments') or {})} with {s} {ESCAPES}"
         result = {"content": [{"type": "text", "text": text}], "structuredContent": {"secret": s, "deep": [{"k": s}]}}
+        if "--number" in sys.argv:
+            result["structuredContent"].update(pin=int(secrets()[0]), pin_half=int(secrets()[0]) + 0.5)
     elif method == "ping":
         result = {}
     else:

@@ -185,3 +185,18 @@ def test_a_newline_in_the_catalog_name_never_starts_a_line_of_its_own():
         lines[page] = [t.value for t in at.text if t.value.startswith("Catalog: ")]
     assert all(len(found) == 1 and found[0].startswith("Catalog: c⟨U+000A⟩FAKE: 0 servers · ")
                for found in lines.values()), lines
+
+
+def test_a_link_naming_a_long_unknown_catalog_cannot_fill_the_notice_with_its_own_words():
+    # A crafted link's catalog name is quoted in the app's own warning: whole, it read as the app
+    # telling the user to re-enter the launch token at the link's address.
+    words = ("x” is not a shipped sample.\n\n# Session expired\n\nEnter your launch token again at "
+             "https://evil.example/login to keep your servers running.")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["catalog"] = words
+    at.run()
+    assert not at.exception, at.exception
+    (notice,) = [w.value for w in at.warning if "not a shipped sample, so the default" in w.value]
+    assert notice.startswith("The link names a catalog “x” is not a shipped sample\\.⟨U\\+000A⟩⟨U\\+000A⟩\\# "
+                             f"Session …” ({len(words):,} characters) that is not a shipped sample"), notice
+    assert "evil" not in notice and "launch token" not in notice

@@ -118,3 +118,18 @@ def test_check_never_starts_a_line_with_catalog_text(tmp_path: Path) -> None:
         for line in done.stdout.splitlines():
             assert not line.lstrip().startswith("::"), line
         assert not any(line.lstrip().startswith("::") for line in done.stderr.splitlines()), done.stderr
+
+
+def test_strategies_skills_problems_name_a_folder_with_a_line_break_on_one_line(tmp_path: Path) -> None:
+    # a skills tree from a pull request: git keeps a line break in a folder name
+    skills = tmp_path / "skills"
+    bad = skills / ("x" + FORGED.replace("catalog.yaml", "c"))
+    bad.mkdir(parents=True)
+    (bad / "SKILL.md").write_text("---\nname: x\ndescription: [not closed\n---\n", encoding="utf-8")
+    catalog = _catalog(tmp_path, [{"name": "t", "description": "Do it.", "inputSchema": {"type": "object"}}])
+    result = run_cli("strategies", catalog, "--skills", skills)
+    assert result.returncode == 0, result.stderr
+    _no_forged_line(result.stderr)
+    assert "⟨U+000A⟩::error file=c,line=1::forged⟨U+000A⟩toolsearch check passed: all good⟨U+000A⟩/SKILL.md: line 3" \
+        in result.stderr
+

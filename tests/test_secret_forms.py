@@ -489,3 +489,43 @@ def test_the_sdk_log_records_are_masked_for_a_library_user(tmp_path) -> None:
     assert "GET stream not opened: https://" in run.stderr and "h.example/mcp?token=" in run.stderr
     assert "Reading failed" in run.stderr and f"RuntimeError: bad line {MASK}" in run.stderr
     assert ENV_SECRET not in run.stderr and encoded not in run.stderr and "user:pw" not in run.stderr
+
+
+def test_a_config_with_more_values_than_the_forms_cache_encodes_each_value_once() -> None:
+    # Scrubbing asks for the secret list for every string a server sends. With more values than
+    # _encoded_forms keeps (1,024), each ask encoded every value again: a config with 6,000 env
+    # values took 24 s to list three tools, with the event loop held (no timeout could fire).
+    from toolsearch.engine import secrets as S
+    from toolsearch.live.mcpconfig import parse_server
+
+    env = {f"K{i}": f"value-{i:05d}-Heron" for i in range(3000)}
+    spec = parse_server("s", {"command": "srv", "env": env}, "mcpServers", "mcpServers.s", environ={})
+    S._encoded_forms.cache_clear()
+    first = spec.secret_values()
+    misses = S._encoded_forms.cache_info().misses
+    for _ in range(5):
+        assert spec.secret_values() == first
+    assert S._encoded_forms.cache_info().misses == misses  # no value encoded again
+    assert "value-01234-Heron" in first and spec.scrub("x value-01234-Heron y") == "x •••• y"
+
+
+def test_a_secret_of_digits_sent_back_as_a_json_number_is_masked(tmp_path: Path) -> None:
+    # A PIN or an account number in env: a server that returns it as a number (a schema default,
+    # an enum, a structured result) printed it, and wrote it into the snapshot, as it was.
+    pin = "84736251"
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {"pins": {
+        "command": sys.executable, "args": [str(HOSTILE), "--number"], "env": {"HOSTILE_SECRET": pin}}}})
+    described = run_cli("describe", config, "mcp__pins__echo", "--json")
+    assert described.returncode == 0, described.stderr
+    schema = json.loads(described.stdout)["tools"]["mcp__pins__echo"]["parameters"]["properties"]["pin"]
+    assert schema["default"] == MASK and schema["enum"] == [MASK, 1]
+    called = run_cli("call", config, "mcp__pins__echo", "-a", '{"text": "hi"}', "--json")
+    assert called.returncode == 0, called.stderr
+    assert '"pin": "••••"' in called.stdout and '"pin_half": "••••.5"' in called.stdout
+    snapshot = tmp_path / "snapshot.yaml"
+    written = run_cli("snapshot", config, "-o", snapshot)
+    assert written.returncode == 0, written.stderr
+    assert "default: ••••" in snapshot.read_text(encoding="utf-8")
+    for result in (described, called, written):
+        assert pin not in result.stdout + result.stderr
+    assert pin not in snapshot.read_text(encoding="utf-8")

@@ -112,3 +112,27 @@ def test_plan_never_shows_a_servers_own_token(tmp_path) -> None:
     description = json.loads(described.stdout)["tools"]["mcp__echo__echo"]["description"]
     for shown in ("--server-token ••••", "--token-file /run/token", "--key-id k-77", "--max-token 512"):
         assert shown in description, (shown, description)
+
+
+SCRIPT_SECRET = "ScriptKeyS3cret-8d9e"
+
+
+def test_the_options_inside_a_shell_script_argument_are_read_as_a_command_line(tmp_path) -> None:
+    # bash -lc "npx server --api-key x", sh -c, cmd /c: the script is one argument, so its options
+    # were not read as options, and the launch confirmation and the config table showed the key.
+    script = ["-lc", f"npx -y server --api-key {SCRIPT_SECRET} --port 3 -H 'Authorization: Bearer {SCRIPT_SECRET}x'"]
+    assert mask_arguments(script) == ["-lc", f"npx -y server --api-key {MASK} --port 3 -H 'Authorization: {MASK}'"]
+    assert {SCRIPT_SECRET, SCRIPT_SECRET + "x"} <= set(secret_arguments(script))
+    plain = ["-c", "npx server --max-tokens 5 --signal TERM --token-file /run/t"]
+    assert mask_arguments(plain) == plain and secret_arguments(plain) == []
+    (spec,) = parse_config_data({"mcpServers": {"s": {"command": "bash", "args": script}}}, "mcp.json").servers
+    assert SCRIPT_SECRET not in json.dumps(spec.launch_preview()) + json.dumps(spec.redacted())
+    # a server started through sh -c that echoes its command line
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {"echo": {
+        "command": "sh", "args": ["-c", f"exec '{sys.executable}' '{ECHO}' --api-key {SCRIPT_SECRET} --port 3"]}}})
+    described = run_cli_process("describe", config, "mcp__echo__echo", "--json", "--timeout", "60")
+    assert described.returncode == 0, described.stderr
+    assert SCRIPT_SECRET not in described.stdout + described.stderr
+    assert "--api-key ••••" in json.loads(described.stdout)["tools"]["mcp__echo__echo"]["description"]
+    # a short token is masked where it stands as a word, not inside other words of the script
+    assert mask_arguments(["-c", "npx server --token x"]) == ["-c", f"npx server --token {MASK}"]

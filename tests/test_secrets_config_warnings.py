@@ -74,3 +74,18 @@ def test_a_provider_key_of_the_same_file_is_a_secret_too(tmp_path) -> None:
         assert "tools.tool_search.listing: '${OPENAI_API_KEY}' is not auto" in done.stderr
         assert "tools.tool_search.enabled: 'gpt-5' is not auto" in done.stderr
     assert "Kestrel" not in out.read_text(encoding="utf-8")
+
+
+def test_a_provider_key_written_as_a_number_is_a_secret_too(tmp_path) -> None:
+    """YAML reads an unquoted key of digits (``api_key: 84736251``) as a number: it is a secret all
+    the same, so a warning that quotes the same digits masks them."""
+    config = tmp_path / "config.yaml"
+    config.write_text("providers:\n  bank:\n    pin: 84736251\n"
+                      "tools:\n  tool_search:\n    search_default_limit: 84736251\n", encoding="utf-8")
+    out = tmp_path / "review.html"
+    for done in (run_cli_process("plan", CATALOG, "--config", config),
+                 run_cli_process("report", CATALOG, "--config", config, "-o", out)):
+        assert done.returncode == 0, done.stderr
+        assert "84736251" not in done.stdout + done.stderr, done.stderr
+        assert f"tools.tool_search.search_default_limit: {MASK} is outside 1..25, so it was clamped to 25" in done.stderr
+    assert "84736251" not in out.read_text(encoding="utf-8")

@@ -134,7 +134,9 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
     skills = load_skills(args.skills) if args.skills else None
     for problem in (skills.problems if skills else ()):
         if problem.severity != "info":
-            print(f"toolsearch: skills {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+            # one line: a folder in a skills tree may be named with a line break (``x\n::error::…``)
+            print(one_line(f"toolsearch: skills {problem.severity}: {problem.where}: {problem.message}"),
+                  file=sys.stderr)
     events = load_events(args.events) if args.events else ()
     results = args.search_results
     settings = StrategySettings(

@@ -60,12 +60,18 @@ def secret_key_name(key: str) -> bool:
 def secret_list(values: Iterable[str]) -> list[str]:
     """Distinct secret values worth scrubbing (at least :data:`SECRET_MIN_CHARS` long), with
     the forms a server may print them in (:func:`encoded_forms`), longest first."""
+    return list(_secret_list(tuple(v for v in values if isinstance(v, str) and len(v) >= SECRET_MIN_CHARS)))
+
+
+@functools.lru_cache(maxsize=64)
+def _secret_list(values: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`secret_list` of ``values``, computed once per set of values: scrubbing asks for it
+    for every string a server sends, and a config with thousands of values (more than
+    :func:`_encoded_forms` keeps) made each ask encode every value again."""
     out: set[str] = set()
     for value in values:
-        if not isinstance(value, str) or len(value) < SECRET_MIN_CHARS:
-            continue
         out.update(_encoded_forms(value))
-    return sorted(out, key=len, reverse=True)
+    return tuple(sorted(out, key=len, reverse=True))
 
 
 #: A base64 piece of a secret inside a longer base64 text is masked only from this many characters.
@@ -352,10 +358,12 @@ def mask_leading_suffix(text: str, secrets: Iterable[str], min_chars: int = SECR
 
 def scrub_data(value: Any, scrub: Any) -> tuple[Any, int]:
     """Every string in parsed JSON ``value`` (dict keys included, at any depth) passed through
-    ``scrub`` (e.g. :meth:`ServerSpec.scrub`).
+    ``scrub`` (e.g. :meth:`ServerSpec.scrub`), and every number as JSON writes it: a secret of
+    digits (a PIN, an account number) that a server sends back as a JSON number (``"default":
+    84736251``) becomes the masked text (``"••••"``, ``"••••.5"``) instead of staying a number.
 
     Returns:
-        ``(scrubbed copy, number of strings that changed)``.
+        ``(scrubbed copy, number of strings and numbers that changed)``.
     """
     changed = 0
 
@@ -366,6 +374,16 @@ def scrub_data(value: Any, scrub: Any) -> tuple[Any, int]:
             if out != item:
                 changed += 1
             return out
+        if isinstance(item, (int, float)) and not isinstance(item, bool):
+            try:
+                text = repr(item)
+            except ValueError:  # an integer longer than Python writes (4,300 digits): left as it is
+                return item
+            out = scrub(text)
+            if out != text:
+                changed += 1
+                return out
+            return item
         if isinstance(item, Mapping):
             return {walk(k) if isinstance(k, str) else k: walk(v) for k, v in item.items()}
         if isinstance(item, (list, tuple)):

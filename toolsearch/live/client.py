@@ -2221,7 +2221,7 @@ def config_file_secrets(path: str | Path | None) -> list[str]:
     """The secrets a harness config file holds besides its ``tools.tool_search`` block: those of
     the MCP servers it configures (Hermes' ``config.yaml`` holds both: ``mcp_servers``), as
     :meth:`LoadedSources.secret_values` gives them for a config given as a catalog, and every text
-    value under a key that names a secret anywhere in the file (a provider's ``api_key``,
+    or number value under a key that names a secret anywhere in the file (a provider's ``api_key``,
     :func:`~toolsearch.engine.secrets.secret_key_name`; a value that is only ``${VAR}`` names no
     secret); nothing is started. ``[]`` without ``path``, or for a file this reader cannot use (the
     commands read its settings block on their own and say what is wrong with it).
@@ -2245,6 +2245,8 @@ def config_file_secrets(path: str | Path | None) -> list[str]:
             pending.extend((item, secret or (isinstance(key, str) and secret_key_name(key))) for key, item in value.items())
         elif isinstance(value, list):
             pending.extend((item, secret) for item in value)
+        elif secret and isinstance(value, (int, float)) and not isinstance(value, bool):
+            found.add(repr(value))  # YAML reads an unquoted PIN or numeric key (api_key: 84736251) as a number
         elif secret and isinstance(value, str) and value.strip() and not _PLACEHOLDER.sub("", value).strip() == "":
             found.add(value.strip())
     if is_mcp_config(data):

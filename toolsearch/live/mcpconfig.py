@@ -303,14 +303,39 @@ def secret_arguments(args: Iterable[str]) -> list[str]:
     for _, kind, value in _argument_parts(list(args)):
         if kind is None:
             out.extend(free_text_secrets(value))
+            out.extend(_script_secrets(value))
             continue
-        secret = _argument_secret(kind, value)
-        if not secret or _names_no_secret(secret) or _PLACEHOLDER.fullmatch(secret):
-            continue  # an unset ${VAR} left as written names no secret
-        out.append(secret)
-        if kind == "header":
-            out.extend(secret.split()[1:])  # "Bearer xyz": the token on its own too
+        out.extend(_option_secret(kind, value))
     return [v for v in out if v]
+
+
+def _option_secret(kind: str, value: str) -> list[str]:
+    """The secret of one option value of ``kind`` (:func:`_argument_parts`): none for a value that
+    names no secret or is only an unset ``${VAR}`` left as written; a header's token on its own too."""
+    secret = _argument_secret(kind, value)
+    if not secret or _names_no_secret(secret) or _PLACEHOLDER.fullmatch(secret):
+        return []
+    return [secret, *(secret.split()[1:] if kind == "header" else [])]  # "Bearer xyz": the token on its own too
+
+
+def _script_secrets(text: str) -> list[str]:
+    """The secrets of the options inside one argument that holds a whole command line (white space
+    in it): the script of ``bash -lc "npx server --api-key x"``, ``sh -c``, ``cmd /c``, a wrapper's
+    command. Its words are read as arguments once (not the words of a script inside it)."""
+    if text.split() == [text]:
+        return []
+    return [secret for _, kind, value in _argument_parts(_command_words(text)) if kind is not None
+            for secret in _option_secret(kind, value)]
+
+
+def _mask_script(text: str) -> str:
+    """One argument as written with its free-text secrets (:func:`_mask_free_text`) and, when it
+    holds a whole command line, its options' secrets (:func:`_script_secrets`) shown as ``••••``."""
+    masked = _mask_free_text(text)
+    for value in sorted(set(_script_secrets(text)), key=len, reverse=True):
+        # where it stands as a word of its own: a token "x" leaves the x of "npx" alone
+        masked = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(value)}(?![A-Za-z0-9_])", C.SECRET_MASK, masked)
+    return masked
 
 
 def _command_words(command: str) -> list[str]:
@@ -347,8 +372,9 @@ def mask_arguments(args: Iterable[str]) -> list[str]:
     for an environment option, ``Name: ••••`` for a header option); a value that is only
     ``${VAR}`` placeholders is kept as written (it names no secret). In any other argument, URL
     credentials and query values and known credential shapes are masked
-    (:func:`~toolsearch.engine.secrets.mask_credential_shapes`)."""
-    return [prefix + (_mask_free_text(value) if kind is None else _masked_value(kind, value))
+    (:func:`~toolsearch.engine.secrets.mask_credential_shapes`), and so are the options' secrets of an
+    argument that holds a whole command line (``bash -lc "npx server --api-key x"``)."""
+    return [prefix + (_mask_script(value) if kind is None else _masked_value(kind, value))
             for prefix, kind, value in _argument_parts(list(args))]
 
 #: Top-level shapes, in detection order: (kind, key path).

@@ -311,7 +311,9 @@ def _init_state() -> None:
                             f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead. Choose "
                             f"“{_LINK_SOURCES[asked]}” under Catalog source to load them again.", True))
         else:
-            notices.append((f"The link names a catalog “{md_escape(visible(asked))}” that is not a shipped sample, so the "
+            named = (f"“{md_escape(visible_name(asked))}”" if len(asked) <= C.LINK_NAME_MAX_CHARS else
+                     f"“{md_escape(visible_name(asked[:C.LINK_NAME_MAX_CHARS - 1]))}…” ({len(asked):,} characters)")
+            notices.append((f"The link names a catalog {named} that is not a shipped sample, so the "
                             f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead.", True))
     if ignored:
         notices.append((f"The link's value for {ignored[0]} is not valid here and was ignored; the default is used."
