@@ -44,7 +44,7 @@ from .common import (GOAL_HELP, Parser, cites_docs_page, goal_argument, goal_for
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
                      placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, reconfigured_servers, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
-                     load_sources)
+                     load_sources, add_no_servers_argument, server_refusal)
 
 if TYPE_CHECKING:
     from ..live.mcpconfig import ServerSpec
@@ -125,6 +125,7 @@ def _common(parser: argparse.ArgumentParser, output: Any = None, json_help: str 
                         help="catalog files (catalog YAML/JSON, recorded tools/list JSON, function arrays) or "
                              "MCP client config files (mcpServers / servers / mcp_servers: their servers are "
                              "started and listed live)")
+    add_no_servers_argument(parser)
     parser.add_argument("--connect-timeout", type=_seconds, default=None, metavar="SECONDS",
                         help=f"live servers: seconds per server for start-up + handshake + listing when the config "
                              f"sets no connect_timeout (default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g})")
@@ -878,6 +879,8 @@ def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) 
     (as-is names, no config, a prefix several servers share): then every server is listed."""
     if len(names) != 1 or args.tool_names != "prefixed" or args.scope or args.scope_file:
         return None  # a scope may name servers beyond the target: list them all
+    if server_refusal(args):
+        return None  # the listing path refuses the config before anything starts
     from ..engine.catalog import Catalog, combine  # noqa: PLC0415
     from ..live.client import call_target, connect_and_call, read_source, unique_names  # noqa: PLC0415
 
@@ -923,7 +926,8 @@ def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig
     starts twice. Every session is closed before returning."""
     from ..live.client import LiveDispatcher, load_sources  # noqa: PLC0415
 
-    loaded = load_sources(args.sources, timeout=_connect_timeout(args), progress=live_progress, keep_open=True)
+    loaded = load_sources(args.sources, timeout=_connect_timeout(args), progress=live_progress, keep_open=True,
+                          refuse_configs=server_refusal(args))
     connections = loaded.connections
     try:
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
@@ -1451,7 +1455,7 @@ def _run(args: argparse.Namespace) -> int:
             if status is not None:
                 return status
             return _call_over_listing_sessions(args, names, config, profile)
-        loaded = load_sources(args.sources, timeout=_connect_timeout(args))
+        loaded = load_sources(args.sources, timeout=_connect_timeout(args), refuse_configs=server_refusal(args))
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
         _report_loaded(loaded.warnings, config, inspector)
         note_unused_settings(loaded.settings_files, getattr(args, "config", None))

@@ -393,11 +393,36 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
 def add_timeout_argument(parser: argparse.ArgumentParser) -> None:
     """Add ``--timeout`` (alias ``--connect-timeout``) to a command that reads SOURCE files: seconds
     per live server for start-up + handshake + listing when its config entry sets none, as ``plan``
-    takes it; :func:`load_sources` gets it as ``timeout`` (``args.timeout``, ``None`` when not given)."""
+    takes it; :func:`load_sources` gets it as ``timeout`` (``args.timeout``, ``None`` when not given).
+    Adds ``--no-servers`` too (:func:`add_no_servers_argument`)."""
     parser.add_argument("--timeout", "--connect-timeout", dest="timeout", type=parse_seconds, default=None,
                         metavar="SECONDS", help=f"live servers: seconds per server for start-up + handshake + listing "
                                                 f"when the config sets no connect_timeout "
                                                 f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g}), as in plan")
+    add_no_servers_argument(parser)
+
+
+#: what ``--no-servers`` says in every command's help
+NO_SERVERS_HELP = ("read catalog files only and start no program: an MCP client config given as a catalog is "
+                   "refused (exit 2) before any of its servers starts; for jobs that read files a pull request "
+                   "may change")
+
+
+def add_no_servers_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--no-servers`` (``args.no_servers``) to a command that reads SOURCE files; the command
+    passes :func:`server_refusal` of its arguments to :func:`load_sources`."""
+    parser.add_argument("--no-servers", action="store_true", help=NO_SERVERS_HELP)
+
+
+def server_refusal(args: argparse.Namespace, option: str = "") -> str | None:
+    """Why an MCP client config among a command's files is refused before any server starts
+    (``refuse_configs`` of :func:`load_sources`), or ``None`` when servers may start: given
+    ``--no-servers``, the end of the exit-2 message (which names the file). ``option``: the option
+    the files were given to (``"--baseline"``), ``""`` for the command's SOURCE arguments."""
+    if getattr(args, "no_servers", False):
+        return (f"--no-servers starts no program: give {option + ' ' if option else ''}the catalog "
+                f"'toolsearch snapshot' saves from it instead")
+    return None
 
 
 def headroom_pct(text: str) -> float:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine import constants as C
-from .common import Once, add_timeout_argument, as_typed, load_harness_config, broken_pipe_status, decided, print_json, with_flags
+from .common import Once, add_timeout_argument, server_refusal, as_typed, load_harness_config, broken_pipe_status, decided, print_json, with_flags
 from .textfmt import name_cell, one_line, text_table as _table
 from ..analysis.quantities import SERVER_TOKEN_COLUMNS, form_word, length_label
 from ..analysis.wording import settings_words
@@ -107,14 +107,14 @@ def _config(args: argparse.Namespace, side: str | None) -> ToolSearchConfig:
 
 
 def _inspector(path: str, naming: str, profile_path: str | None, cache: dict, config_path: str | None = None,
-               timeout: float | None = None) -> Inspector:
+               timeout: float | None = None, refuse_configs: str | None = None) -> Inspector:
     key = (str(Path(path).resolve()), naming, profile_path)
     if key not in cache:
         profile: Profile | None = load_profile(profile_path) if profile_path else None
         from .quality import connect_sources  # noqa: PLC0415
 
         # a config file connects, as in plan
-        cache[key] = Inspector(connect_sources([path], timeout, config_path), naming, profile)
+        cache[key] = Inspector(connect_sources([path], timeout, config_path, refuse_configs), naming, profile)
     return cache[key]
 
 
@@ -122,7 +122,7 @@ def _side(args: argparse.Namespace, side: str, path: str, cache: dict) -> Side:
     from ..analysis.cachediff import Side  # noqa: PLC0415
 
     inspector = _inspector(path, _pick(args, "tool_names", side), _pick(args, "profile", side), cache,
-                           _pick(args, "config", side), args.timeout)
+                           _pick(args, "config", side), args.timeout, server_refusal(args))
     return Side(inspector, _config(args, side), _pick(args, "context_length", side),
                 _pick(args, "tokenizer", side), side.upper(), as_typed(path))
 
@@ -268,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
                         what = f.message.split(" changed since", 1)[0].removeprefix("the ")
                         print(f"  - possible rug pull: {f.server}/{f.tool} ({what} changed)")
             return status
-        inspector = _inspector(args.catalog, args.tool_names, args.profile, cache, args.config, args.timeout)
+        inspector = _inspector(args.catalog, args.tool_names, args.profile, cache, args.config, args.timeout, server_refusal(args))
         config = _config(args, None)
         _warn(config, inspector, args.catalog)
         cmp = compare_collapse(inspector.planner, config, args.context_length, args.tokenizer)

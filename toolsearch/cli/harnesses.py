@@ -97,11 +97,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .common import load_sources  # noqa: PLC0415
+    from .common import load_sources, server_refusal  # noqa: PLC0415
 
     settings = H.parse_settings(args.setting)
     config = load_harness_config(args.config) if args.config else parse_config({})
-    loaded = load_sources(args.sources, timeout=args.timeout)
+    loaded = load_sources(args.sources, timeout=args.timeout, refuse_configs=server_refusal(args))
     for warning in [*loaded.warnings, *config.warnings]:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
     note_unused_settings(loaded.settings_files, args.config)

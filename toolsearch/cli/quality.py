@@ -16,7 +16,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from ..engine import constants as C
-from .common import (Once, add_timeout_argument, broken_pipe_status, load_harness_config, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
+from .common import (Once, add_timeout_argument, server_refusal, broken_pipe_status, load_harness_config, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
                      rewrite_progress_line)
 from .textfmt import github_command, name_cell, one_line, runner_safe, text_table as _table, whole_number
 from ..engine.catalog import load_sources
@@ -124,15 +124,18 @@ def add_parsers(subparsers: Any) -> None:
     _shared(p, ("text", "json", "github"))
 
 
-def connect_sources(sources: Sequence[str], timeout: float | None = None, config_path: str | None = None) -> Any:
+def connect_sources(sources: Sequence[str], timeout: float | None = None, config_path: str | None = None,
+                    refuse_configs: str | None = None) -> Any:
     """The catalog of SOURCE files, as ``plan`` builds it: MCP client config files are connected
     live (per-server progress and config warnings on stderr; ``timeout`` seconds per server when
     the config sets none), other files are read as catalogs. A source that holds a
     ``tools.tool_search`` block other than ``config_path`` (the ``--config`` file) gets a note on
-    stderr (:func:`~toolsearch.cli.common.note_unused_settings`)."""
+    stderr (:func:`~toolsearch.cli.common.note_unused_settings`). ``refuse_configs``: refuse an MCP
+    client config before any server starts, with this reason (``--no-servers``:
+    :func:`~toolsearch.cli.common.server_refusal`)."""
     from .common import load_sources as load_live, note_unused_settings  # noqa: PLC0415
 
-    loaded = load_live(sources, timeout=timeout)
+    loaded = load_live(sources, timeout=timeout, refuse_configs=refuse_configs)
     for warning in loaded.warnings:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
     note_unused_settings(loaded.settings_files, config_path)
@@ -142,7 +145,8 @@ def connect_sources(sources: Sequence[str], timeout: float | None = None, config
 def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True) -> tuple[Inspector, ToolSearchConfig]:
     profile = load_profile(args.profile) if args.profile else None
     config = load_harness_config(args.config) if args.config else parse_config({})
-    inspector = Inspector(connect_sources(sources, getattr(args, "timeout", None), args.config), args.tool_names, profile)
+    inspector = Inspector(connect_sources(sources, getattr(args, "timeout", None), args.config, server_refusal(args)),
+                          args.tool_names, profile)
     for warning in config.warnings:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
     for problem in inspector.registration.problems if report else ():  # lint reports them itself

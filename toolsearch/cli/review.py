@@ -39,7 +39,7 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
 from .common import (GOAL_HELP, gate_files, load_harness_config, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
-                     headroom_pct, load_sources,
+                     headroom_pct, load_sources, server_refusal,
                      keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      note_unused_settings, unconfigured_servers, unconfigured_words, reconfigured_servers, reconfigured_words,
                      with_flags, write_csv)
@@ -240,6 +240,7 @@ def _load(args: argparse.Namespace, sources: Sequence[str],
     # check --strict gates files a pull request may change: it reads catalogs and starts nothing
     refuse = (f"check --strict starts no server: give {option + ' ' if option else ''}the catalog "
               f"'toolsearch snapshot' saves from it, or drop --strict") if getattr(args, "strict", False) else None
+    refuse = refuse or server_refusal(args, option)
     loaded = load_sources(list(sources), timeout=args.timeout, option=option, refuse_configs=refuse)
     inspector = Inspector(loaded.catalog, args.tool_names, profile)
     report_loaded(loaded.warnings, config, inspector)

@@ -273,9 +273,10 @@ def run(args: argparse.Namespace) -> int:
         profile = load_profile(args.profile) if args.profile else None
         config = load_harness_config(args.config) if args.config else parse_config({})
         from ..live.client import config_file_secrets, is_connect_failure  # noqa: PLC0415
-        from .common import load_sources  # noqa: PLC0415
+        from .common import load_sources, server_refusal  # noqa: PLC0415
 
-        loaded_catalog = load_sources(args.catalog, timeout=args.timeout, option="--catalog")
+        loaded_catalog = load_sources(args.catalog, timeout=args.timeout, option="--catalog",
+                                      refuse_configs=server_refusal(args, "--catalog"))
         inspector = Inspector(loaded_catalog.catalog, args.tool_names, profile)
         for warning in [*loaded_catalog.warnings, *config.warnings]:
             print(f"toolsearch: warning: {warning}", file=sys.stderr)

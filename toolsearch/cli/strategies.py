@@ -119,10 +119,10 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
     from ..analysis.skills import load_skills  # noqa: PLC0415
     from ..analysis.strategies import StrategyModel, StrategySettings, Task, load_events, task_from_events  # noqa: PLC0415
     from ..live.client import is_connect_failure  # noqa: PLC0415 - live is optional at import time
-    from .common import load_sources  # noqa: PLC0415
+    from .common import load_sources, server_refusal  # noqa: PLC0415
 
     config = load_harness_config(args.config) if args.config else parse_config({})
-    loaded = load_sources(args.sources, timeout=args.timeout, progress=_progress)
+    loaded = load_sources(args.sources, timeout=args.timeout, progress=_progress, refuse_configs=server_refusal(args))
     inspector = Inspector(loaded.catalog, args.tool_names)
     for warning in [*loaded.warnings, *config.warnings]:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
