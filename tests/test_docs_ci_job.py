@@ -205,3 +205,18 @@ def test_a_pull_request_that_breaks_the_catalog_or_filters_a_server_is_annotated
     assert statuses == [0, 2, 0] and summary == ""
     assert logs[1].startswith("::error title=toolsearch check%3A bad input::check --strict: config.yaml sets up 1 MCP "
                               "server otherwise than the catalog was listed with ('github': tools.exclude)"), logs[1]
+
+
+def test_a_pull_request_that_turns_the_catalog_into_a_client_config_starts_nothing(tmp_path):
+    """The catalog replaced by an ``mcpServers`` map whose server would write a file when started:
+    the gate (``--strict``) and the steps that run after it (``--no-servers``) each refuse the file,
+    exit 2, and no step starts the program."""
+    repo = _repo(tmp_path, True)
+    marker = tmp_path / "started.txt"
+    program = {"command": sys.executable, "args": ["-c", f"open({str(marker)!r}, 'w').write('started')"]}
+    (repo / "catalog.yaml").write_text(yaml.safe_dump({"mcpServers": {"pr": program}}), encoding="utf-8")
+    statuses, _ = _run_job(repo, tmp_path)
+    assert statuses == [0, 2, 2]  # the baseline step, the gate, the costs and report step
+    assert not marker.exists()
+    assert not (repo / "costs.csv").read_text(encoding="utf-8")  # the shell created it; nothing was written
+    assert not (repo / "report.html").exists()
