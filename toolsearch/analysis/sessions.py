@@ -831,7 +831,8 @@ def why_empty(index: Any, query: str, limit: int) -> tuple[str, str | None, str 
     if not answerable:
         return "no query term occurs in any tool", gate, word
     required = required_coverage(len(answerable))
-    return (f"{gate_df} tool{'s' if gate_df != 1 else ''} contain the gate term '{shown}', but none covers "
+    contain = "1 tool contains" if gate_df == 1 else f"{gate_df:,} tools contain"
+    return (f"{contain} the gate term '{shown}', but none covers "
             f"{required} of the {len(answerable)} answerable terms"), gate, word
 
 
