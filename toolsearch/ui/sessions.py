@@ -290,7 +290,7 @@ def render() -> None:
 
     sources.show_problems(loaded.problems)
     st.text(show_invisible(f"{label}: {counted(data['sessions'], 'session')} on catalog {rep.catalog} "
-                           f"({rep.deferred_count} deferred tools)"))
+                           f"({rep.deferred_count:,} deferred tools)"))
     if drift.drifted:
         st.warning(common.md_escape(show_invisible("The sessions ran on another catalog: "
                                                    + drift.words(f"“{rep.catalog}”"))), icon=":material/difference:")
