@@ -43,3 +43,12 @@ def test_several_tools_with_the_gate_term_are_plural(tmp_path):
     why, gate, _ = why_empty(index, "engine pods namespace cluster", 5)
     assert gate == "engin"
     assert why.startswith("2 tools contain the gate term 'engine → engin', but none covers"), why
+
+
+def test_the_listing_what_if_header_says_whose_settings_it_uses():
+    # the threshold_pct and listing_max_tokens are the current ones (a session records neither), only
+    # the context length is the session's: the header said "at the session's settings"
+    text = run_cli("sessions", str(STORE), "--catalog", str(TEAM)).stdout
+    assert ("listing what-if (was the called tool named in the listing at the session's context length, with the "
+            "current threshold_pct and listing_max_tokens?):") in text.splitlines(), text
+    assert "at the session's settings" not in text

@@ -175,7 +175,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                   "—" if w.smallest_budget is None else w.smallest_budget,
                   "—" if w.threshold_pct is None else f"{w.threshold_pct:g}",
                   "—" if w.listing_max_tokens is None else w.listing_max_tokens] for w in what_if]
-        out += ["listing what-if (was the called tool named in the listing at the session's settings?):",
+        out += [("listing what-if (was the called tool named in the listing at the session's context length, with the "
+                 "current threshold_pct and listing_max_tokens?):"),
                 _table(wrows, ["session", "tool", "listed", SEARCHES_JUST_BEFORE_COLUMN, "context length", "budget", "smallest budget",
                                "threshold_pct", "listing_max_tokens"]), SEARCHES_JUST_BEFORE_WORDS, ""]
     if at_lengths:
