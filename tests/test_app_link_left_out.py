@@ -32,14 +32,14 @@ def test_a_sample_file_name_in_with_is_named_with_the_names_it_takes():
     at = _app({"with": "unreal-editor.yaml,cloudflare-flat"})
     assert at.sidebar.multiselect(key="catalog_more").value == ["cloudflare-flat"]
     (notice,) = [w.value for w in at.warning if "left out" in w.value]
-    assert notice == (f"The link's “with” names “{md_escape('unreal-editor.yaml')}”, which is not a shipped sample; "
+    assert notice == (f"The link's value for with names “{md_escape('unreal-editor.yaml')}”, which is not a shipped sample; "
                       "it was left out. Shipped samples: " + ", ".join(map(md_escape, sample_catalogs())) + "."), notice
 
 
 def test_unknown_session_samples_are_each_named():
     at = _app({"sessions": "state.db,mine.db,other.jsonl"})
     (notice,) = [w.value for w in at.warning if "left out" in w.value]
-    assert notice.startswith("The link's “sessions” names “mine\\.db” and “other\\.jsonl”, which are not shipped "
+    assert notice.startswith("The link's value for sessions names “mine\\.db” and “other\\.jsonl”, which are not shipped "
                              "samples; they were left out. Shipped samples: "), notice
     for name in sample_files():
         assert name in notice.replace("\\", ""), name

@@ -551,7 +551,7 @@ def _left_out_words(qkey: str, unknown: Sequence[str], known: Sequence[str]) -> 
         shown.append(f"{more:,} more")
     names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
     one = len(dict.fromkeys(unknown)) == 1
-    return (f"The link's “{qkey}” names {names}, which {'is not a shipped sample; it was' if one else 'are not shipped samples; they were'} "
+    return (f"The link's value for {qkey} names {names}, which {'is not a shipped sample; it was' if one else 'are not shipped samples; they were'} "
             f"left out. Shipped samples: {', '.join(md_escape(name) for name in known)}.")
 
 
