@@ -46,3 +46,12 @@ def test_the_tuning_page_caption_says_what_is_kept():
     captions = [c.value for c in at.caption if c.value.startswith("Headroom ")]
     assert captions == ["Headroom 200% asked, 148% kept: the setting absorbs 2,182 tokens of listing growth (about "
                         "263 tools) at every listed length before the listing changes."], captions
+
+
+def test_the_report_says_what_is_kept(tmp_path):
+    import html
+
+    out = tmp_path / "review.html"
+    done = run_cli("report", TEAM, "--context-lengths", "8k,1m", "--goal", "names", "--headroom", "200", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert LINE in html.unescape(out.read_text(encoding="utf-8"))
