@@ -41,3 +41,5 @@ def test_the_sessions_page_shows_the_same_text():
     assert not at.exception, at.exception
     table = literal_tables(at)["sessions_models_events"]
     assert dict(zip(table["model"], table["context lengths"])) == EXPECTED
+    assert ("Context lengths the sessions recorded, failed tool calls and context compactions per model:"
+            in [c.value for c in at.caption])

@@ -396,7 +396,7 @@ def render() -> None:
         per_model = _visible_frame(model_rows(agg))
         literal_table(per_model[[c for c in per_model.columns if c not in MODEL_EVENT_COLUMNS]],
                       key="sessions_models")
-        st.caption("Failed tool calls and context compactions per model:")
+        st.caption("Context lengths the sessions recorded, failed tool calls and context compactions per model:")
         literal_table(per_model[["model", *MODEL_EVENT_COLUMNS]], key="sessions_models_events")
     with tabs[4]:
         ids = [s.id for s in loaded.sessions]
