@@ -500,9 +500,9 @@ def test_the_session_picker_lists_a_store_and_its_export_oldest_first_and_says_s
 
 
 def test_per_model_table_reads_in_full_at_1024_px():
-    """The Per model tab's first table holds exactly the columns ``toolsearch sessions`` prints per model
-    (seven, which fit across the page at 1024 px); the failed calls and compactions follow in a table of
-    their own. In one table of nine columns the last ones sat behind a sideways scroll, "compactions"
+    """The Per model tab's first table holds the columns ``toolsearch sessions`` prints per model
+    but its last (seven, which fit across the page at 1024 px); the context lengths, failed calls and
+    compactions follow in a table of their own. In one table of nine columns the last ones sat behind a sideways scroll, "compactions"
     cut to "comp"."""
     at = open_page()
     _, _, loaded, rep = engine()
@@ -513,7 +513,8 @@ def test_per_model_table_reads_in_full_at_1024_px():
     header = text.stdout.split("per model:\n")[1].splitlines()[0]
     assert list(table.columns) == [c for c in table.columns if c in header] and len(table.columns) == 7
     events = frame(at, "sessions_models_events")
-    assert list(events.columns) == ["model", "failed calls", "compactions"]
+    # the context lengths each model ran at (the command's last per-model column) lead the second table
+    assert list(events.columns) == ["model", "context lengths", "failed calls", "compactions"]
     assert list(events["model"]) == list(table["model"])
     for _, row in events.iterrows():
         f = per_model[row["model"]]

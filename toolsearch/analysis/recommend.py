@@ -390,6 +390,20 @@ class MultiRecommendation:
         return "; ".join(f"{counted(b, 'token')} at {_and(_length_word(c) for c in cs)}" for b, cs in by_budget.items())
 
     @property
+    def headroom_words(self) -> str:
+        """The headroom the growth line leads with: the headroom asked (``"10%"``), and, when the
+        settings keep less room than that at some listed length (a goal out of reach, whose best
+        reachable setting stays below the next larger listing), the room they keep there, rounded
+        down, where it is least (the growth words that follow say where): ``"1000% asked, 148% kept"``, so
+        the line does not claim room it lacks."""
+        asked = f"{self.headroom_pct:g}%"
+        short = [c for c in self.contexts if _short_of_room(c, self.headroom_pct)] if self.headroom_pct else []
+        if not short:
+            return asked
+        kept = min(c.headroom_tokens * 100 // c.listing_tokens for c in short)
+        return f"{asked} asked, {kept:,}% kept"
+
+    @property
     def growth_words(self) -> str:
         """What growth the setting absorbs, e.g. ``"absorbs 149 tokens of listing growth (about 17
         tools) at 32K before the listing changes"``."""
@@ -1343,7 +1357,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
         lines += [f"not reachable at every listed context length: {rec.reason}",
                   f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at every "
                   f"length, {rec.fallback_words}): {settings_words(rec.threshold_pct, rec.listing_max_tokens)}"]
-    lines.append(f"headroom: {rec.headroom_pct:g}% · {rec.growth_words}")
+    lines.append(f"headroom: {rec.headroom_words} · {rec.growth_words}")
     if lowered:
         lines.append(lowered_words(rec, config, lowered, ladder))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
@@ -1930,7 +1944,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
              f"# context lengths: {lengths} · planning tokenizer {rec.planning_tokenizer}",
              f"# goal: {_comment_text(rec.goal_words)}",
              *(f"# {_comment_text(line)}" for line in keep_called_lines(rec)),
-             f"# headroom: {rec.headroom_pct:g}% · {rec.growth_words}",
+             f"# headroom: {rec.headroom_words} · {rec.growth_words}",
              f"# {verdict_words(rec)}" if rec.reached else f"# not reached: {_comment_text(rec.reason)}"]
     for c in rec.contexts:
         lines.append(f"# {at_length(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "

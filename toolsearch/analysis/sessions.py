@@ -50,7 +50,7 @@ from ..engine.search import gate_term_text, required_coverage, tokenize, tokeniz
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
                               SessionSourceError, ToolResult, ToolUse, capped_problems, decode_text, json_trouble,
                               name_first_problems, read_sessions, read_text, refuse_wal)
-from .quantities import form_word
+from .quantities import form_word, length_label
 from .sweep import ListingCounts, listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
 from .variants import DEFAULT_VARIANTS, variant_options
 
@@ -831,7 +831,8 @@ def why_empty(index: Any, query: str, limit: int) -> tuple[str, str | None, str 
     if not answerable:
         return "no query term occurs in any tool", gate, word
     required = required_coverage(len(answerable))
-    return (f"{gate_df} tool{'s' if gate_df != 1 else ''} contain the gate term '{shown}', but none covers "
+    contain = "1 tool contains" if gate_df == 1 else f"{gate_df:,} tools contain"
+    return (f"{contain} the gate term '{shown}', but none covers "
             f"{required} of the {len(answerable)} answerable terms"), gate, word
 
 
@@ -1189,9 +1190,21 @@ def _rate(part: int, whole: int) -> float | None:
     return round(part / whole, 6) if whole else None
 
 
+#: The per-model column of the context lengths the sessions recorded (``aggregates``' ``context_lengths``).
+CONTEXT_LENGTHS_COLUMN = "context lengths"
+
+
+def context_lengths_cell(lengths: Sequence[int | None]) -> str:
+    """The context lengths a model's sessions recorded, as the per-model tables write them
+    (``toolsearch sessions`` and the Sessions page): shortest first, ``unknown`` last (a session that
+    recorded none), e.g. ``"16K, 200K"``; ``"—"`` for no session."""
+    return ", ".join(length_label(n) for n in lengths) or "—"
+
+
 def aggregates(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
     """Totals over all sessions and per model (searches per session, empty rates, round trips per
-    called tool), the top failed queries with their gate terms (``top_failed``) and the top queries
+    called tool, the distinct context lengths recorded, ``context_lengths``: tokens, ``None`` for a
+    session that recorded none, shortest first), the top failed queries with their gate terms (``top_failed``) and the top queries
     that found only tools their session did not call afterwards (``top_missed``, :class:`MissedQuery`)."""
     by_model: dict[str, list[Session]] = {}
     for s in sessions:
@@ -1214,6 +1227,7 @@ def aggregates(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
             "round_trips_per_called_tool": round(trips / tools, 4) if tools else None,
             "failed_calls": sum(1 for s in group for c in s.calls if c.succeeded is False),
             "compactions": sum(1 for s in group for e in s.events if isinstance(e, CompactionEvent)),
+            "context_lengths": sorted({s.context_length for s in group}, key=lambda n: (n is None, n or 0)),
         }
 
     failed: dict[str, list[QueryReplay]] = {}

@@ -132,7 +132,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 inspector: Inspector, *, flags: Sequence[SessionFlags] = (), drift: CatalogDrift | None = None,
                 at_lengths: Sequence[CalledListed] = (), not_deferred: Sequence[str] = ()) -> str:
     """The text report of ``toolsearch sessions``."""
-    from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, SEARCHES_JUST_BEFORE_COLUMN,  # noqa: PLC0415
+    from ..analysis.sessions import (CONTEXT_LENGTHS_COLUMN, context_lengths_cell,  # noqa: PLC0415
+                                     NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, SEARCHES_JUST_BEFORE_COLUMN,  # noqa: PLC0415
                                      SEARCHES_JUST_BEFORE_WORDS, SESSION_ORDER_WORDS, aggregates, counters_line, gate_term_text,
                                      released_hermes_sessions, released_hermes_words, shown_name, shown_names, summary)
 
@@ -156,10 +157,10 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     for model, f in agg["per_model"].items():
         model_rows.append([_safe(model), f["sessions"], f["searches"], per_count(f["searches_per_session"] or 0),
                            percent(f["recorded_empty_rate"]), percent(f["replay_empty_rate"]["reference"]),
-                           per_count(f["round_trips_per_called_tool"])])
+                           per_count(f["round_trips_per_called_tool"]), context_lengths_cell(f["context_lengths"])])
     out += ["per model:", _table(model_rows, ["model", "sessions", "searches", "searches per session",
                                               "searches empty (recorded, %)", "searches empty (reference, %)",
-                                              "round trips per called tool"]), ""]
+                                              "round trips per called tool", CONTEXT_LENGTHS_COLUMN]), ""]
     if agg["top_failed"]:
         fail_rows = [[_safe(f["query"]), f["count"], _safe(gate_term_text(f["gate_word"], f["gate"])),
                       _safe(f["why"]) if f["replay_empty"] else "finds matches now"] for f in agg["top_failed"]]
@@ -175,7 +176,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                   "—" if w.smallest_budget is None else w.smallest_budget,
                   "—" if w.threshold_pct is None else f"{w.threshold_pct:g}",
                   "—" if w.listing_max_tokens is None else w.listing_max_tokens] for w in what_if]
-        out += ["listing what-if (was the called tool named in the listing at the session's settings?):",
+        out += [("listing what-if (was the called tool named in the listing at the session's context length, with the "
+                 "current threshold_pct and listing_max_tokens?):"),
                 _table(wrows, ["session", "tool", "listed", SEARCHES_JUST_BEFORE_COLUMN, "context length", "budget", "smallest budget",
                                "threshold_pct", "listing_max_tokens"]), SEARCHES_JUST_BEFORE_WORDS, ""]
     if at_lengths:

@@ -298,7 +298,7 @@ def _init_state() -> None:
         if skey in _LIST_CHOICES:  # unknown names are left out, and said so
             known = _LIST_CHOICES[skey]()
             if any(item not in known for item in value):
-                left_out.append(qkey)
+                left_out.append(_left_out_words(qkey, [item for item in value if item not in known], known))
             value = [item for item in value if item in known]
         state[skey] = value
     notices = []  # (text, shown until the catalog changes: else shown on the first page only)
@@ -324,9 +324,7 @@ def _init_state() -> None:
                     f"holds at most {MAX_CONTEXT_LENGTHS} lengths; the default is used.", False)
                    for qkey, count in too_long)
     notices.extend((text, False) for text in settled)
-    if left_out:
-        notices.append(("The link's " + ", ".join(left_out) + " names something that is not a shipped sample; "
-                        "it was left out.", False))
+    notices.extend((text, False) for text in left_out)
     _combine_from_link(params, notices)
     st.session_state["_link_notices"] = notices
     for key, value in state.items():
@@ -545,13 +543,31 @@ def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[
 
 # --- several samples and uploads combined ----------------------------------------------------
 
+def _left_out_words(qkey: str, unknown: Sequence[str], known: Sequence[str]) -> str:
+    """The notice for the names in a link's list ``qkey`` that are not shipped samples: which names
+    (escaped, invisible characters shown as markers), that they were left out, and the names the
+    list takes (``known``), so a file name typed for a sample name can be put right."""
+    shown = [f"“{md_escape(visible(name))}”" for name in list(dict.fromkeys(unknown))[:MAX_NAMES_SHOWN]]
+    more = len(dict.fromkeys(unknown)) - len(shown)
+    if more:
+        shown.append(f"{more:,} more")
+    names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    one = len(dict.fromkeys(unknown)) == 1
+    return (f"The link's value for {qkey} names {names}, which {'is not a shipped sample; it was' if one else 'are not shipped samples; they were'} "
+            f"left out. Shipped samples: {', '.join(md_escape(name) for name in known)}.")
+
+
+#: The most unknown names a link notice quotes (a hand-made link may hold any number).
+MAX_NAMES_SHOWN = 5
+
+
 def _combine_from_link(params: Any, notices: list) -> None:
     """Seed the samples to combine from the URL (``with=a,b``); unknown names are left out, and said so."""
     asked = [n.strip() for n in str(params.get(COMBINE_PARAM) or "").split(",") if n.strip()]
     known = [n for n in dict.fromkeys(asked) if n in sample_catalogs()]
-    if len(known) < len(dict.fromkeys(asked)):
-        notices.append((f"The link's “{COMBINE_PARAM}” names a catalog that is not a shipped sample; it was left "
-                        "out.", False))
+    unknown = [n for n in dict.fromkeys(asked) if n not in sample_catalogs()]
+    if unknown:
+        notices.append((_left_out_words(COMBINE_PARAM, unknown, list(sample_catalogs())), False))
     st.session_state.setdefault("catalog_more", known)
 
 

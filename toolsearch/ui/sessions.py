@@ -27,7 +27,7 @@ from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.variants import variant_sources
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
 from toolsearch.analysis.quantities import gate_term_text, length_label
-from toolsearch.analysis.sessions import (NO_DEFERRED_CALLED_WORDS, SEARCHES_JUST_BEFORE_COLUMN, SEARCHES_JUST_BEFORE_WORDS, SESSION_ORDER_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
+from toolsearch.analysis.sessions import (CONTEXT_LENGTHS_COLUMN, NO_DEFERRED_CALLED_WORDS, context_lengths_cell, SEARCHES_JUST_BEFORE_COLUMN, SEARCHES_JUST_BEFORE_WORDS, SESSION_ORDER_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, with_recorded_lengths, counters_line, released_hermes_sessions,
                                  released_hermes_words, scrub_sessions, shown_name, shown_names,
@@ -181,7 +181,7 @@ def _share(rate: float | None) -> str | None:
 
 
 #: The per-model columns shown in a second table, after the figures ``toolsearch sessions`` prints.
-MODEL_EVENT_COLUMNS = ("failed calls", "compactions")
+MODEL_EVENT_COLUMNS = (CONTEXT_LENGTHS_COLUMN, "failed calls", "compactions")
 
 
 def model_rows(agg: dict[str, Any], reference: str = "reference") -> list[dict[str, Any]]:
@@ -191,7 +191,8 @@ def model_rows(agg: dict[str, Any], reference: str = "reference") -> list[dict[s
              "searches per session": per_count(f["searches_per_session"] or 0),
              "searches empty (recorded, %)": _share(f["recorded_empty_rate"]),
              f"searches empty ({reference}, %)": _share(f["replay_empty_rate"][reference]),
-             "round trips per called tool": per_count(f["round_trips_per_called_tool"]), "failed calls": f["failed_calls"],
+             "round trips per called tool": per_count(f["round_trips_per_called_tool"]),
+             CONTEXT_LENGTHS_COLUMN: context_lengths_cell(f["context_lengths"]), "failed calls": f["failed_calls"],
              "compactions": f["compactions"]} for model, f in agg["per_model"].items()]
 
 
@@ -290,7 +291,7 @@ def render() -> None:
 
     sources.show_problems(loaded.problems)
     st.text(show_invisible(f"{label}: {counted(data['sessions'], 'session')} on catalog {rep.catalog} "
-                           f"({rep.deferred_count} deferred tools)"))
+                           f"({rep.deferred_count:,} deferred tools)"))
     if drift.drifted:
         st.warning(common.md_escape(show_invisible("The sessions ran on another catalog: "
                                                    + drift.words(f"“{rep.catalog}”"))), icon=":material/difference:")
@@ -395,7 +396,7 @@ def render() -> None:
         per_model = _visible_frame(model_rows(agg))
         literal_table(per_model[[c for c in per_model.columns if c not in MODEL_EVENT_COLUMNS]],
                       key="sessions_models")
-        st.caption("Failed tool calls and context compactions per model:")
+        st.caption("Context lengths the sessions recorded, failed tool calls and context compactions per model:")
         literal_table(per_model[["model", *MODEL_EVENT_COLUMNS]], key="sessions_models_events")
     with tabs[4]:
         ids = [s.id for s in loaded.sessions]

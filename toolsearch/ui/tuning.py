@@ -440,7 +440,7 @@ if common.require_catalog(v):
                 "tools.tool_search block for every session. With them:")) + "\n\n" + "\n".join(
                 f"- {common.md_escape(common.visible(line))}" for line in outside), icon=":material/group_work:")
         growth = multi.growth_words
-        st.caption(f"Headroom {multi.headroom_pct:g}%: {'the setting ' if growth.startswith('absorbs') else ''}{growth}.")
+        st.caption(f"Headroom {multi.headroom_words}: {'the setting ' if growth.startswith('absorbs') else ''}{growth}.")
         singles = {c: recommend_for_contexts(ladder, cfg, [c], multi.goal_at(c), except_servers=excepted,
                                              keep_servers=kept, headroom_pct=headroom) for c in lengths}
         # where it lists less, with the servers it no longer names (the words of toolsearch recommend)
