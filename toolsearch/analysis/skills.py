@@ -314,14 +314,16 @@ def skills_from_texts(files: Sequence[tuple[str, str]], folders: Sequence[str | 
 MAX_SKILL_FOLDERS = 100_000
 
 
-def skill_files(folder: Path) -> list[Path]:
-    """Every ``SKILL.md`` file in ``folder`` or below it, at any depth, in path order.
+def skill_files(folder: Path) -> tuple[list[Path], list[Problem]]:
+    """Every ``SKILL.md`` in ``folder`` or below it, at any depth, in path order, and the folders
+    passed over because they cannot be listed (one warning each, naming the folder and why).
 
     The walk keeps its own list of folders to visit instead of recursing (``Path.rglob`` recurses
     once per level, and a folder nested a thousand levels deep ended the command with a
     ``RecursionError`` traceback). A link to a folder is not followed, as ``rglob`` does not
-    follow one; a ``SKILL.md`` that is a link to a file is read. A folder that cannot be listed
-    is passed over.
+    follow one. Every entry named ``SKILL.md`` that is not a folder is returned, a regular file or
+    not (a link, a named pipe, a device): :func:`load_skills` reads it or says why it skipped it,
+    so no ``SKILL.md`` is left out without a word.
 
     Raises:
         SkillError: (also an :class:`~toolsearch.engine.errors.InputLimitError`) more than
@@ -330,6 +332,7 @@ def skill_files(folder: Path) -> list[Path]:
     import os  # noqa: PLC0415
 
     found: list[Path] = []
+    passed_over: list[Problem] = []
     pending = [str(folder)]
     walked = 0
     while pending:
@@ -342,15 +345,17 @@ def skill_files(folder: Path) -> list[Path]:
             with os.scandir(current) as entries:
                 for entry in entries:
                     try:
-                        if entry.is_dir(follow_symlinks=False):
-                            pending.append(entry.path)
-                        elif entry.name == "SKILL.md" and entry.is_file():
-                            found.append(Path(entry.path))
+                        is_folder = entry.is_dir(follow_symlinks=False)
                     except OSError:
-                        continue
-        except OSError:
-            continue
-    return sorted(found)
+                        is_folder = False
+                    if is_folder:
+                        pending.append(entry.path)
+                    elif entry.name == "SKILL.md":
+                        found.append(Path(entry.path))
+        except OSError as exc:
+            passed_over.append(Problem("warning", shown_path(Path(current)),
+                                       f"folder cannot be listed ({exc.strerror or exc}); its skills are not read"))
+    return sorted(found), sorted(passed_over, key=lambda problem: problem.where)
 
 
 def load_skills(path: str | Path) -> SkillSet:
@@ -366,11 +371,12 @@ def load_skills(path: str | Path) -> SkillSet:
     """
     path = Path(path)
     if path.is_dir():
-        files = skill_files(path)
+        files, passed_over = skill_files(path)
         if not files:
-            raise SkillError(f"{shown_path(path)}: no SKILL.md files in this folder or below it")
+            why = f" ({len(passed_over):,} of its folders cannot be listed: {passed_over[0].where})" if passed_over else ""
+            raise SkillError(f"{shown_path(path)}: no SKILL.md files in this folder or below it{why}")
         texts, folders, unread, first = [], [], [], ""
-        for p in files:  # one SKILL.md that cannot be read (not UTF-8, too large) skips that skill only
+        for p in files:  # one SKILL.md that cannot be read (not UTF-8, too large, a pipe) skips that skill only
             try:
                 texts.append((shown_path(p), _read(p)))
                 folders.append(p.parent.name)
@@ -381,7 +387,7 @@ def load_skills(path: str | Path) -> SkillSet:
             raise SkillError(first if len(unread) == 1 else
                              f"{shown_path(path)}: none of its {len(unread)} SKILL.md files can be read; {first}")
         result = skills_from_texts(texts, folders)
-        return SkillSet(result.skills, (*unread, *result.problems), (shown_path(path),))
+        return SkillSet(result.skills, (*passed_over, *unread, *result.problems), (shown_path(path),))
     if not path.exists():
         raise SkillError(f"{shown_path(path)}: no such file or folder")
     parts = path.parts  # a SKILL.md given with its folder has its name checked against it
