@@ -7,6 +7,7 @@ headroom asked and its line is unchanged."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -28,6 +29,8 @@ def test_the_headroom_line_says_what_is_kept_when_less_than_asked():
     assert LINE in text.stdout.splitlines(), text.stdout
     block = run_cli(*SHORT, "--yaml").stdout
     assert f"# {LINE}" in block.splitlines(), block
+    data = json.loads(run_cli(*SHORT, "--json").stdout)
+    assert (data["headroom_pct"], data["headroom_kept_pct"]) == (200, 148)  # the same figure for scripts
 
 
 def test_a_reached_recommendation_keeps_its_headroom_line():
@@ -35,6 +38,9 @@ def test_a_reached_recommendation_keeps_its_headroom_line():
     assert ("headroom: 10% · absorbs 148 tokens of listing growth (about 17 tools) at every listed length before "
             "the listing changes") in text.stdout.splitlines(), text.stdout
     assert "kept" not in text.stdout
+    data = json.loads(run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names", "--headroom",
+                              "10", "--json").stdout)
+    assert (data["headroom_pct"], data["headroom_kept_pct"]) == (10, None)
 
 
 def test_the_tuning_page_caption_says_what_is_kept():

@@ -390,18 +390,23 @@ class MultiRecommendation:
         return "; ".join(f"{counted(b, 'token')} at {_and(_length_word(c) for c in cs)}" for b, cs in by_budget.items())
 
     @property
+    def headroom_kept_pct(self) -> int | None:
+        """The headroom (%, whole, rounded down) the settings keep where it is least, when that is
+        less than the headroom asked at some listed length (a goal out of reach, whose best reachable
+        setting stays below the next larger listing); ``None`` when the headroom asked is kept
+        (or none was asked). ``--json`` gives it as ``headroom_kept_pct``."""
+        short = [c for c in self.contexts if _short_of_room(c, self.headroom_pct)] if self.headroom_pct else []
+        return min(c.headroom_tokens * 100 // c.listing_tokens for c in short) if short else None
+
+    @property
     def headroom_words(self) -> str:
         """The headroom the growth line leads with: the headroom asked (``"10%"``), and, when the
-        settings keep less room than that at some listed length (a goal out of reach, whose best
-        reachable setting stays below the next larger listing), the room they keep there, rounded
-        down, where it is least (the growth words that follow say where): ``"1000% asked, 148% kept"``, so
-        the line does not claim room it lacks."""
+        settings keep less room than that (:attr:`headroom_kept_pct`), the room they keep where it is
+        least (the growth words that follow say where): ``"1000% asked, 148% kept"``, so the line does
+        not claim room it lacks."""
         asked = f"{self.headroom_pct:g}%"
-        short = [c for c in self.contexts if _short_of_room(c, self.headroom_pct)] if self.headroom_pct else []
-        if not short:
-            return asked
-        kept = min(c.headroom_tokens * 100 // c.listing_tokens for c in short)
-        return f"{asked} asked, {kept:,}% kept"
+        kept = self.headroom_kept_pct
+        return asked if kept is None else f"{asked} asked, {kept:,}% kept"
 
     @property
     def growth_words(self) -> str:
@@ -461,7 +466,8 @@ class MultiRecommendation:
         lengths without their own), ``contexts`` (each with its own ``goal`` and ``budget_needed``),
         ``goal_words``, then ``reached``,
         ``reached_goal``, ``budget_needed``, ``goal_budget``, ``reason``, ``planning_tokenizer``, ``except``,
-        ``keep``, ``headroom_pct``, ``growth_tokens``, ``growth_tools``, ``unnamed``, ``large_share``
+        ``keep``, ``headroom_pct``, ``headroom_kept_pct`` (:attr:`headroom_kept_pct`; ``null`` when the
+        headroom asked is kept), ``growth_tokens``, ``growth_tools``, ``unnamed``, ``large_share``
         (the lengths where the listing takes more than :data:`LARGE_SHARE_PCT` % of the context, each
         with ``context_length``, ``listing_tokens`` and ``share_pct``) and, with ``keep_called``,
         ``keep_called`` (:meth:`KeepCalled.to_dict`)."""
@@ -473,8 +479,8 @@ class MultiRecommendation:
                 "reached": self.reached, "reached_goal": self.reached_goal, "budget_needed": self.budget_needed,
                 "goal_budget": self.goal_budget, "reason": self.reason, "planning_tokenizer": self.planning_tokenizer,
                 "except": list(self.except_servers), "keep": list(self.keep_servers),
-                "headroom_pct": self.headroom_pct, "growth_tokens": self.growth_tokens,
-                "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed],
+                "headroom_pct": self.headroom_pct, "headroom_kept_pct": self.headroom_kept_pct,
+                "growth_tokens": self.growth_tokens, "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed],
                 "large_share": [{"context_length": c.context_length, "listing_tokens": c.listing_tokens,
                                  "share_pct": round(share, 1)} for c, share in large_shares(self)],
                 "no_tools": list(self.no_tools), "keep_forces": self.keep_forces,
