@@ -296,8 +296,16 @@ def _grid(inspector: Inspector, config: ToolSearchConfig, tokenizer: str, colors
             f'<table class="grid">{header}{"".join(rows)}</table>')
 
 
-def _goals(inspector: Inspector, config: ToolSearchConfig, context_length: int | None, tokenizer: str) -> str:
+def _goals(inspector: Inspector, config: ToolSearchConfig, context_length: int | None, tokenizer: str,
+           recommendation: MultiRecommendation | None = None) -> str:
+    """The smallest settings that reach each form with every server counted; with a recommendation
+    whose goal excepts or keeps servers, a line first says that its budget is another figure."""
     ladder = listing_ladder(inspector.planner, config, tokenizer)
+    lead = ""
+    if recommendation is not None and (recommendation.except_servers or recommendation.keep_servers):
+        lead = ('<p class="muted">Each goal here counts every server of the catalog; the recommended settings '
+                f"above are chosen for their own goal ({esc(recommendation.goal_words)}), so their budget need not "
+                "match a row here.</p>")
     rows = []
     for goal, words in GOALS:
         rec = recommend(ladder, config, context_length, goal)
@@ -309,10 +317,10 @@ def _goals(inspector: Inspector, config: ToolSearchConfig, context_length: int |
         from_ctx = (f"{rec.context_length_from:,} tokens" if rec.context_length_from is not None
                     else "never (cap or threshold_pct too small)")
         rows.append((words, rec.budget, pct, rec.listing_max_tokens, from_ctx, "yes" if rec.met else "no"))
-    return _table(["goal", "smallest budget (tokens)", f"threshold_pct at {_context(context_length)}",
-                   "listing_max_tokens at least (tokens)",
-                   f"from context length (at {config.threshold_pct:g}%, cap {config.listing_max_tokens:,})",
-                   "met now"], rows, numeric=(1, 3))
+    return lead + _table(["goal", "smallest budget (tokens)", f"threshold_pct at {_context(context_length)}",
+                          "listing_max_tokens at least (tokens)",
+                          f"from context length (at {config.threshold_pct:g}%, cap {config.listing_max_tokens:,})",
+                          "met now"], rows, numeric=(1, 3))
 
 
 def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, config: ToolSearchConfig,
@@ -612,7 +620,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
         ("Degradation steps", _steps(plan)),
         ("Listing form over context length × threshold_pct (table)",
          _grid(inspector, config, tokenizer, colors, context_lengths, threshold_pcts)),
-        ("Settings that reach each form", _goals(inspector, config, context_length, tokenizer)),
+        ("Settings that reach each form", _goals(inspector, config, context_length, tokenizer, recommendation)),
     ]
     keys = dict(figure_keys or {})
     for title, fragment in (figures or {}).items():
