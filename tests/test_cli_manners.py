@@ -269,15 +269,25 @@ def test_a_name_after_an_option_is_told_to_go_before_the_options(args, usage) ->
 
 
 def test_a_command_of_a_fixed_number_of_files_says_how_many_it_takes() -> None:
-    """eval takes one catalog and one query file: given two catalogs before the query file (as
-    plan and search take them), the query file is the stray word, and "go before the options"
-    alone sent the user looking for an option there is none of. The message says how many."""
-    done = run_cli("eval", "sample_catalogs/team-workspace.yaml", "sample_catalogs/five-servers.yaml",
-                   "sample_catalogs/queries/team-workspace.yaml")
+    """diff takes two catalogs: given a third (as plan and search take several), the third is the
+    stray word, and "go before the options" alone sent the user looking for an option there is
+    none of. The message says how many. (eval took one catalog and its query file and said this
+    too; it now takes several catalogs before the query file, see test_eval_several_catalogs.py.)"""
+    done = run_cli("diff", "sample_catalogs/team-workspace.yaml", "sample_catalogs/five-servers.yaml",
+                   "sample_catalogs/github-full.yaml")
+    assert done.returncode == 2
+    assert done.stderr == ("toolsearch: error: unrecognized arguments: sample_catalogs/github-full.yaml; "
+                           "files and names go before the options, at most 2 of them (toolsearch diff A B "
+                           "[options])\n")
+
+
+def test_a_file_after_evals_options_is_told_to_go_before_them() -> None:
+    """eval takes its catalog files and then its query file before the options; a file after an
+    option is a stray word, and the message gives eval's usage (no fixed number of files)."""
+    done = run_cli("eval", "sample_catalogs/team-workspace.yaml", "--json", "sample_catalogs/queries/team-workspace.yaml")
     assert done.returncode == 2
     assert done.stderr == ("toolsearch: error: unrecognized arguments: sample_catalogs/queries/team-workspace.yaml; "
-                           "files and names go before the options, at most 2 of them (toolsearch eval CATALOG QUERIES "
-                           "[options])\n")
+                           "files and names go before the options (toolsearch eval CATALOG... [QUERIES] [options])\n")
 
 
 def test_the_value_of_an_unknown_option_is_not_taken_for_a_stray_name() -> None:

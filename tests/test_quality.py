@@ -173,8 +173,8 @@ def test_variant_names():
     ({"tasks": []}, "the 'tasks' list is empty"),
     ({"task": []}, "expected a mapping with a 'tasks' list"),
     ({"servers": [{"name": "s", "tools": []}]},
-     r"q.yaml: expected a mapping with a 'tasks' list; this looks like a catalog \(the catalog comes first: "
-     r"toolsearch eval CATALOG QUERIES\)"),
+     r"q.yaml: expected a mapping with a 'tasks' list; this looks like a catalog \(the catalog files come first, "
+     r"the query file last: toolsearch eval CATALOG\.\.\. QUERIES\)"),
     ({"tool_names": "short", "tasks": []}, "tool_names: expected one of prefixed, as-is"),
     # Wrong types are refused, not turned into text ("True", "[1, 2]", "{'a': 1}").
     ({"tasks": [{"id": True, "queries": ["x"], "expected": []}]}, r"tasks\[0\]: expected a non-empty 'id'"),

@@ -252,8 +252,8 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
     if not isinstance(data, Mapping) or not isinstance(data.get("tasks"), list):
         catalog_like = isinstance(data, list) or (isinstance(data, Mapping) and ("servers" in data or "tools" in data))
         raise QueryFileError(f"{origin}: expected a mapping with a 'tasks' list"
-                             + ("; this looks like a catalog (the catalog comes first: toolsearch eval CATALOG "
-                                "QUERIES)" if catalog_like else ""))
+                             + ("; this looks like a catalog (the catalog files come first, the query file last: "
+                                "toolsearch eval CATALOG... QUERIES)" if catalog_like else ""))
     name = _label(data.get("name"), origin, "name")
     catalog = _label(data.get("catalog"), origin, "catalog", one_line=False)  # a note for readers
     tool_names = data.get("tool_names")

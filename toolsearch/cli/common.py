@@ -275,7 +275,7 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
             usage = f"{parser.prog} {' '.join(words)} [options]"
         if all(action.nargs in (None, "?") for action in positionals):
             # A command of a fixed number of files: the stray word may be misplaced or one too many
-            # (eval CATALOG CATALOG QUERIES), so both are said.
+            # (diff A B C), so both are said.
             hints.append(f"files and names go before the options, at most {len(positionals)} of them ({usage})")
         else:
             hints.append(f"files and names go before the options ({usage})")

@@ -82,14 +82,22 @@ def add_parsers(subparsers: Any) -> None:
     variants = "; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items())
     p = subparsers.add_parser(
         "eval", help="search quality on a labeled query file: recall@k, MRR, abstention, misses explained",
+        usage="toolsearch eval CATALOG... [QUERIES] [options]",
         description="Score a labeled query file against the search of a catalog, variants side by side. "
+                    "Several catalog files combine into one catalog, as plan, search and sessions --catalog combine "
+                    "them (a server defined in several files is merged, and said so on stderr); the query file is "
+                    "always the last file, so 'eval a.yaml b.yaml queries.yaml' scores queries.yaml on a.yaml and "
+                    "b.yaml combined, and 'eval CATALOG QUERIES' is unchanged. "
                     f"Variants: {variants}. Combine switches with '+', e.g. unicode+no-gate.")
-    p.add_argument("catalog", metavar="CATALOG", help="catalog file (catalog YAML/JSON, tools/list JSON, function array) "
-                                                      "or an MCP client config (its servers are connected, as in plan)")
-    p.add_argument("queries", metavar="QUERIES", nargs="?",
-                   help="labeled query file (YAML): tasks with queries and expected names (or give --test; default: "
-                        "the shipped one named like the catalog, if any, as report finds it)")
-    p.add_argument("--test", metavar="FILE", help="the query file to score (instead of QUERIES), with --tune")
+    p.add_argument("files", nargs="+", metavar="CATALOG",
+                   help="catalog files (catalog YAML/JSON, tools/list JSON, function array) or MCP client configs "
+                        "(their servers are connected, as in plan); several combine into one catalog, as in plan. "
+                        "The labeled query file (YAML: tasks with queries and expected names) comes last: with two "
+                        "files or more the last one is QUERIES, so 'eval CATALOG QUERIES' reads as it always did. "
+                        "With --test FILE every file given is a catalog; one file and no --test: the shipped query "
+                        "file named like the catalog, if any, as report finds it")
+    p.add_argument("--test", metavar="FILE", help="the query file to score (instead of QUERIES: every file before "
+                                                  "the options is then a catalog), with --tune")
     p.add_argument("--tune", metavar="FILE", help="tune each variant's parameters on this query file only, then score "
                                                   "QUERIES (--test) with the tuned values (out of sample)")
     p.add_argument("--folds", type=_whole_number_at_least(2), metavar="K",
@@ -260,6 +268,41 @@ def lint_github_lines(report: LintReport, severity: str = "info", sources: Seque
     yield runner_safe(next(iter(lint_lines(report, severity))))
 
 
+def eval_files(files: Sequence[str], test: str | None) -> tuple[list[str], str | None]:
+    """``eval``'s files split into the catalog files and the query file: with ``test`` (``--test
+    FILE``) every file is a catalog and ``test`` is the query file; else, with two files or more,
+    the last one is the query file (so ``eval CATALOG QUERIES`` reads as it did when eval took one
+    catalog) and the others the catalogs, combined as every command combines its files; one file
+    alone is the catalog, and the query file ``None`` (the caller looks for the shipped one)."""
+    if test is not None:
+        return list(files), test
+    if len(files) >= 2:
+        return list(files[:-1]), files[-1]
+    return list(files), None
+
+
+def _refuse_two_query_files(catalogs: Sequence[str], test: str | None) -> None:
+    """After the catalog files could not be read: when ``--test`` gave the query file and the last
+    file before the options is a query file too (``eval CATALOG QUERIES --test FILE``), refuse the
+    two query files in one line rather than let the catalog reader say it is no catalog. Returns
+    quietly otherwise (the caller raises the reader's error).
+
+    Raises:
+        ToolsearchError: naming the file read as a query file (exit status 2).
+    """
+    from ..analysis.evaluation import load_queries  # noqa: PLC0415
+
+    if test is None or len(catalogs) < 2 or catalogs[-1] == "-":
+        return
+    try:
+        load_queries(catalogs[-1])
+    except (ToolsearchError, OSError):
+        return
+    raise ToolsearchError(f"{catalogs[-1]}: a query file, and --test {test} gives the query file too: with --test "
+                          "every file before the options is a catalog; give the query file either last or as "
+                          "--test, not both")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``eval`` or ``lint`` for parsed ``args``. Returns the exit status."""
     from ..analysis.evaluation import (evaluate, evaluate_folds, evaluate_tuned, first_names,  # noqa: PLC0415
@@ -269,19 +312,17 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if args.command == "eval":
-            if args.queries and args.test:
-                raise ToolsearchError("give the query file either as QUERIES or as --test, not both")
-            path = args.queries or args.test
+            catalogs, path = eval_files(args.files, args.test)
             if not path:
                 from ..analysis.review import companion_query_file, shipped_query_files  # noqa: PLC0415
                 from ..engine.readers import source_stem  # noqa: PLC0415
                 from ..analysis.wording import shown_path  # noqa: PLC0415
 
-                found = companion_query_file([args.catalog])
+                found = companion_query_file(catalogs)
                 if found is None:
                     shipped = ", ".join(shipped_query_files()) or "none"
                     raise ToolsearchError(
-                        f"expected a query file (QUERIES or --test FILE): none ships for {quoted(source_stem(args.catalog))} "
+                        f"expected a query file (QUERIES or --test FILE): none ships for {quoted(source_stem(catalogs[0]))} "
                         f"(shipped query files, found by the catalog's name as report finds them: {shipped})")
                 path = shown_path(found)
                 print(f"toolsearch: note: query file {path} (shipped for this catalog, as report finds it; "
@@ -290,7 +331,11 @@ def run(args: argparse.Namespace) -> int:
                 raise ToolsearchError("give either --tune FILE or --folds K, not both")
             queries = load_queries(path)
             tuning = load_queries(args.tune) if args.tune else None
-            inspector, config = _setup(args, [args.catalog])
+            try:
+                inspector, config = _setup(args, catalogs)
+            except ToolsearchError:
+                _refuse_two_query_files(catalogs, args.test)
+                raise
             variants = args.variants or DEFAULT_VARIANTS
             progress = _progress if args.progress or sys.stderr.isatty() else None
             if tuning is not None:
@@ -324,7 +369,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"toolsearch: warning: {args.tune}: {tuning_unknown_note(ev.tuning_unknown_expected)}",
                       file=sys.stderr)
             if nothing_deferred(ev.deferred_count):
-                print(f"toolsearch: warning: {args.catalog}: {nothing_deferred(ev.deferred_count)}", file=sys.stderr)
+                print(f"toolsearch: warning: {', '.join(catalogs)}: {nothing_deferred(ev.deferred_count)}", file=sys.stderr)
             if ev.unknown_expected:
                 print(f"toolsearch: warning: {path}: {counted(len(ev.unknown_expected), 'expected name')} not among "
                       f"the deferred tools of this catalog: {first_names(ev.unknown_expected)}",
