@@ -186,3 +186,25 @@ def test_the_help_says_how_the_files_are_read():
     assert ("the query file is always the last file, so 'eval a.yaml b.yaml queries.yaml' scores queries.yaml on "
             "a.yaml and b.yaml combined, and 'eval CATALOG QUERIES' is unchanged") in out
     assert "With --test FILE every file given is a catalog" in out
+
+
+def test_the_docs_usage_block_is_the_commands():
+    """docs/quality.md's usage block of eval starts as ``eval --help``'s usage and names every option
+    eval takes (aliases aside) and no other; the README says where the query file goes."""
+    import re
+
+    from toolsearch.cli.commands import build_parser
+
+    doc = (ROOT / "docs" / "quality.md").read_text(encoding="utf-8")
+    block = doc.split("`eval` reads its files in this order:\n\n```\n", 1)[1].split("```", 1)[0]
+    usage = " ".join(run_cli("eval", "--help").stdout.split("\n\n", 1)[0].split()).removeprefix("usage: ")
+    assert block.startswith(usage.removesuffix(" [options]") + " ")
+    sub = next(a for a in build_parser()._actions if a.choices and "eval" in a.choices).choices["eval"]  # noqa: SLF001
+    taken = {a.option_strings[0] for a in sub._actions if a.option_strings} - {"-h"}  # noqa: SLF001
+    assert set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", block)) == taken
+    prose = " ".join(doc.split(block, 1)[1].split())
+    assert ("The catalog files come first and the query file last: `toolsearch eval team-a.yaml team-b.yaml "
+            "labeled.yaml` scores `labeled.yaml` on the two catalogs combined") in prose
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert ("Several files combine into one catalog (`sessions` takes them after `--catalog`, `eval` before its "
+            "query file, which comes last)") in readme
