@@ -49,6 +49,15 @@ def _exported(tmp_path: Path, a: Path, b: Path) -> Path:
     return out
 
 
+@pytest.fixture(scope="module")
+def split(tmp_path_factory) -> tuple[Path, Path, Path]:
+    """The two catalog files and the query file sessions --catalog A B --export-queries wrote (made
+    once: the tests only read them)."""
+    folder = tmp_path_factory.mktemp("several")
+    a, b = _split(folder)
+    return a, b, _exported(folder, a, b)
+
+
 def _page_inspector(*files: Path) -> Inspector:
     """The catalog the Search quality page scores: the sidebar's files combined, names prefixed."""
     return Inspector(load_sources(files), "prefixed")
@@ -60,9 +69,8 @@ def _figures(data: dict) -> dict:
     return {v["name"]: {k: v["metrics"][k] for k in keys} for v in data["variants"]}
 
 
-def test_eval_scores_exported_queries_on_the_catalogs_combined(tmp_path):
-    a, b = _split(tmp_path)
-    queries = _exported(tmp_path, a, b)
+def test_eval_scores_exported_queries_on_the_catalogs_combined(split):
+    a, b, queries = split
     done = run_cli("eval", a, b, queries, "--json")
     assert done.returncode == 0, done.stderr
     # the merge is said as sessions, plan and lint say it
@@ -94,9 +102,8 @@ def test_one_catalog_and_its_query_file_read_as_before(tmp_path):
     assert _figures(json.loads(last.stdout)) == _figures(json.loads(json.dumps(expected.to_dict())))
 
 
-def test_folds_and_a_tuning_file_on_several_catalogs(tmp_path):
-    a, b = _split(tmp_path)
-    queries = _exported(tmp_path, a, b)
+def test_folds_and_a_tuning_file_on_several_catalogs(split, tmp_path):
+    a, b, queries = split
     config, variants = parse_config({}), ["reference", "evidence"]
     folds = run_cli("eval", a, b, queries, "--folds", "2", "--variant", "reference", "--variant", "evidence", "--json")
     assert folds.returncode == 0, folds.stderr
@@ -118,8 +125,8 @@ def test_folds_and_a_tuning_file_on_several_catalogs(tmp_path):
     assert json.loads(tuned.stdout) == json.loads(json.dumps(expected.to_dict()))
 
 
-def test_a_query_naming_a_tool_of_no_catalog_is_warned_about_as_before(tmp_path):
-    a, b = _split(tmp_path)
+def test_a_query_naming_a_tool_of_no_catalog_is_warned_about_as_before(split, tmp_path):
+    a, b, _ = split
     queries = write_yaml(tmp_path / "q.yaml", {"tasks": [
         {"id": "post", "queries": ["post a slack message"], "expected": ["mcp__slack__slack_post_message"]},
         {"id": "ghost", "queries": ["summon a ghost"], "expected": ["mcp__spirits__summon"]}]})
@@ -137,9 +144,8 @@ def test_a_query_naming_a_tool_of_no_catalog_is_warned_about_as_before(tmp_path)
     assert one.stderr.splitlines() == done.stderr.splitlines()[1:]
 
 
-def test_a_missing_file_is_named_in_one_line(tmp_path):
-    a, b = _split(tmp_path)
-    queries = _exported(tmp_path, a, b)
+def test_a_missing_file_is_named_in_one_line(split, tmp_path):
+    a, b, queries = split
     missing = tmp_path / "nope.yaml"
     # a missing catalog file: the line plan gives for the same files
     done = run_cli("eval", a, missing, queries)
@@ -152,9 +158,9 @@ def test_a_missing_file_is_named_in_one_line(tmp_path):
     assert done.stderr.startswith(f"toolsearch: error: {missing}: ") and done.stderr.count("\n") == 1
 
 
-def test_a_catalog_where_the_query_file_goes_says_the_order(tmp_path):
+def test_a_catalog_where_the_query_file_goes_says_the_order(split):
     """``eval A B`` reads B as the query file: when it is a catalog, the message says the order."""
-    a, b = _split(tmp_path)
+    a, b, _ = split
     done = run_cli("eval", a, b)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == (f"toolsearch: error: {b}: expected a mapping with a 'tasks' list; this looks like a catalog "
@@ -208,3 +214,23 @@ def test_the_docs_usage_block_is_the_commands():
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert ("Several files combine into one catalog (`sessions` takes them after `--catalog`, `eval` before its "
             "query file, which comes last)") in readme
+
+
+def test_the_help_example_of_several_catalogs_scores_them_combined():
+    """eval --help's second example gives two shipped catalogs before the query file: run as written
+    from the checkout, it prints the evaluation of the two combined."""
+    import shlex
+
+    from toolsearch.cli.examples import EXAMPLES
+
+    words = shlex.split(EXAMPLES["eval"][1])
+    done = run_cli(*words[1:], cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    catalogs, queries = eval_files([w for w in words[2:] if w.endswith(".yaml")], None)
+    assert len(catalogs) == 2
+    expected = evaluate(_page_inspector(*(ROOT / c for c in catalogs)), load_queries(ROOT / queries), ["unicode"],
+                        parse_config({}))
+    got = json.loads(done.stdout)
+    alone = evaluate(_page_inspector(ROOT / catalogs[0]), load_queries(ROOT / queries), ["unicode"], parse_config({}))
+    assert got["deferred_count"] == expected.deferred_count > alone.deferred_count
+    assert _figures(got) == _figures(json.loads(json.dumps(expected.to_dict())))

@@ -32,7 +32,8 @@ EXAMPLES: dict[str, tuple[str, str]] = {
                    "toolsearch strategies sample_catalogs/team-workspace.yaml --skills sample_skills "
                    "--events sample_skills/events.yaml --json"),
     "eval": ("toolsearch eval sample_catalogs/team-workspace.yaml sample_catalogs/queries/team-workspace.yaml",
-             "toolsearch eval sample_catalogs/japanese.yaml sample_catalogs/queries/japanese.yaml --variant unicode --json"),
+             "toolsearch eval sample_catalogs/japanese.yaml sample_catalogs/team-workspace.yaml "
+             "sample_catalogs/queries/japanese.yaml --variant unicode --json"),
     "lint": ("toolsearch lint sample_catalogs/hard-cases.yaml",
              "toolsearch lint sample_catalogs/team-workspace.yaml --severity warning --json"),
     "diff": ("toolsearch diff docs/examples/diff-monday.yaml docs/examples/diff-tuesday.yaml --context-length 200k",
