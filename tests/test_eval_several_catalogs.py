@@ -192,6 +192,10 @@ def test_the_help_says_how_the_files_are_read():
     assert ("the query file is always the last file, so 'eval a.yaml b.yaml queries.yaml' scores queries.yaml on "
             "a.yaml and b.yaml combined, and 'eval CATALOG QUERIES' is unchanged") in out
     assert "With --test FILE every file given is a catalog" in out
+    # where the exported query file is written, sessions says how eval scores it
+    sessions = " ".join(run_cli("sessions", "--help").stdout.split())
+    assert ("(score it on the same catalog files, the query file last: toolsearch eval CATALOG... FILE)"
+            in sessions)
 
 
 def test_the_docs_usage_block_is_the_commands():

@@ -88,7 +88,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     add_timeout_argument(p)
     p.add_argument("--export-queries", type=output_file, metavar="FILE",
                    help="write a labeled query file for 'toolsearch eval': each recorded search labeled with the "
-                        "tools its session called afterwards")
+                        "tools its session called afterwards (score it on the same catalog files, the query file "
+                        "last: toolsearch eval CATALOG... FILE)")
     p.add_argument("--json", action="store_true", help="print JSON")
     return p
 
