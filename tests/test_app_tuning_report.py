@@ -553,9 +553,11 @@ def test_report_page_builds_the_report():
     # run in an opaque origin. The browser side: tests/test_browser_report_preview.py.
     assert not at.get("iframe")
     [frame] = at.get("bidi_component")
-    data = json.loads(frame.proto.json)
-    assert data["html"] == html_text and data["height"] == 900  # px, as st.iframe had it
-    assert data["sandbox"] == SANDBOX == "allow-scripts allow-downloads"
+    settings, document = frame.proto.bytes.split(b"\n", 1)
+    assert document.decode("utf-8") == html_text
+    assert json.loads(settings) == {"sandbox": "allow-scripts allow-downloads", "height": 900,  # px, as before
+                                    "title": "The report as it renders"}
+    assert SANDBOX == "allow-scripts allow-downloads"
     assert not at.code
     plan = inspector().plan(parse_config({}), 32_000)
     assert f"<pre>{esc(plan.tool_search_description)}</pre>" in html_text
