@@ -29,6 +29,7 @@ from conftest import heat_cells, inspector_of, literal_tables, run_cli
 from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis import charts
 from toolsearch.ui.common import STATE_COLORS
+from toolsearch.ui.preview import SANDBOX
 from toolsearch.ui.collapse_views import VERDICT_BADGE
 from toolsearch.analysis.collapse import collapse_table
 from toolsearch.engine.config import dump_config_block, parse_config
@@ -547,8 +548,16 @@ def test_report_page_builds_the_report():
     html_text = at.session_state["report_html"]
     size = len(html_text.encode("utf-8"))
     assert metric(at, "Report size") == f"{size / 1024:,.0f} KiB"
-    # The page shows the report rendered (an iframe of the very document), not its source.
-    assert at.get("iframe")[0].proto.srcdoc == html_text
+    # The page shows the report rendered (a frame of the very document), not its source, in a frame
+    # sandboxed without allow-same-origin (Streamlit's own st.iframe allows it): the report's scripts
+    # run in an opaque origin. The browser side: tests/test_browser_report_preview.py.
+    assert not at.get("iframe")
+    [frame] = at.get("bidi_component")
+    settings, document = frame.proto.bytes.split(b"\n", 1)
+    assert document.decode("utf-8") == html_text
+    assert json.loads(settings) == {"sandbox": "allow-scripts allow-downloads", "height": 900,  # px, as before
+                                    "title": "The report as it renders"}
+    assert SANDBOX == "allow-scripts allow-downloads"
     assert not at.code
     plan = inspector().plan(parse_config({}), 32_000)
     assert f"<pre>{esc(plan.tool_search_description)}</pre>" in html_text

@@ -7,7 +7,8 @@ as page scripts, not imported for their effects), the pieces they share (``commo
 its URL state and the View, re-exporting the rest; ``text``: literal text and numbers; ``styles``:
 CSS and state cells; ``cache``: cached engine objects and figures; ``origin``: where the browser
 connects from; ``sources``: catalog source labels; ``plan_blocks``: tier bar, steps and server
-tables; ``scope_sidebar``; ``tables``: literal-text tables; ``picker``, ``schema_form``,
+tables; ``scope_sidebar``; ``tables``: literal-text tables; ``preview``: an HTML document in a
+sandboxed frame; ``picker``, ``schema_form``,
 ``signals``, ``textdiff``), the favicon, and the installed app's main script (``entry/app.py``,
 which ``toolsearch app`` serves). Views render what the layers below compute (the figures come
 from ``toolsearch.analysis.charts``); no engine logic.

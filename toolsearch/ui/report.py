@@ -5,7 +5,9 @@ builds it): the plotly figures and the results computed for the same catalog and
 search quality, lint and the disclosure strategies); this page picks the inputs, shows the report
 as it renders and offers the download. The strategies are the Strategies page's last results in
 this session, or else computed with that page's defaults (the sample skills; the sample task on
-the team-workspace catalog). Catalog text inside the report is escaped by the builder.
+the team-workspace catalog). Catalog text inside the report is escaped by the builder, and the
+preview runs the report's scripts in a sandboxed frame with an opaque origin
+(:func:`toolsearch.ui.preview.sandboxed_html`), never with the app's.
 """
 
 
@@ -18,7 +20,7 @@ from toolsearch.analysis.report import tier_and_form
 from toolsearch.analysis.review import DEFAULT_QUERIES, StrategyComparison
 from toolsearch.analysis.wording import settings_words
 from toolsearch.engine.inspector import Inspector
-from toolsearch.ui import common
+from toolsearch.ui import common, preview
 from toolsearch.ui.recommendation import (compared_settings, ctx_text, dropped_words, missing_words, question_for_report,
                                          question_words, recommendation_for)
 
@@ -152,4 +154,4 @@ if common.require_catalog(v):
         st.caption("The report as it renders (scroll inside the frame; a table wider than the frame scrolls "
                    "sideways in its own box, with its scrollbar under its rows). It is built here, with every piece "
                    "of catalog text escaped, so it shows that text literally.")
-        st.iframe(html_text, height=PREVIEW_HEIGHT)
+        preview.sandboxed_html(html_text, height=PREVIEW_HEIGHT, title="The report as it renders")
