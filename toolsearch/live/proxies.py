@@ -106,7 +106,7 @@ def _check(variable: str, url: str) -> None:
         problem = (f"the scheme {scheme.lower()!r} is none of " if _SCHEME_WORD.fullmatch(scheme)
                    else "its scheme is none of ") + ", ".join(PROXY_SCHEMES)
     except httpx2.InvalidURL:  # a port that is not a number, a control character…
-        problem = "httpx cannot read it as a URL"
+        problem = "it cannot be read as a URL"
     else:
         problem = None
         if not proxy.url.host:
@@ -127,38 +127,20 @@ def environment_proxies() -> dict[str, ProxyRoute | None]:
     """The proxy mounts the environment asks for, as httpx2 reads them: ``{pattern: route}``
     with ``http://``, ``https://`` and ``all://`` for ``HTTP_PROXY``, ``HTTPS_PROXY`` and
     ``ALL_PROXY``, and ``{pattern: None}`` for each ``NO_PROXY`` entry (``all://*example.com``,
-    ``all://10.0.0.0/8``…; ``NO_PROXY=*`` gives no mount at all).
-
-    Raises:
-        ServerError: a proxy variable holds a URL httpx2 cannot use (the message names the
-            variable and what was expected, and holds no part of the value but its scheme).
+    ``all://10.0.0.0/8``…; ``NO_PROXY=*`` gives no mount at all). The URLs are not checked here
+    (:func:`proxy_route` checks the one a server's requests would use).
     """
     from httpx2._utils import get_environment_proxies  # noqa: PLC0415 - httpx2's own reading of the variables
 
-    routes: dict[str, ProxyRoute | None] = {}
-    for pattern, url in get_environment_proxies().items():
-        if url is None:
-            routes[pattern] = None
-            continue
-        route = ProxyRoute(_variable(pattern), url)
-        _check(route.variable, url)
-        routes[pattern] = route
-    return routes
+    return {pattern: None if url is None else ProxyRoute(_variable(pattern), url)
+            for pattern, url in get_environment_proxies().items()}
 
 
-def proxy_route(url: str | None) -> ProxyRoute | None:
-    """The proxy requests to ``url`` go through, or ``None`` (reached directly: a loopback
-    host, a ``NO_PROXY`` host, no proxy variable set). The most specific mount wins, as in httpx2.
-
-    Raises:
-        ServerError: as :func:`environment_proxies` (never for a loopback ``url``).
-    """
+def _matching(routes: dict[str, ProxyRoute | None], url: str) -> ProxyRoute | None:
+    """The route of the most specific pattern that matches ``url``, as httpx2 picks its mount."""
     import httpx2  # noqa: PLC0415
     from httpx2._utils import URLPattern  # noqa: PLC0415
 
-    if not url or is_loopback_url(url):
-        return None
-    routes = environment_proxies()
     try:
         target = httpx2.URL(url)
     except Exception:  # noqa: BLE001 - a URL httpx2 cannot read fails its connect with its own reason
@@ -169,29 +151,53 @@ def proxy_route(url: str | None) -> ProxyRoute | None:
     return None
 
 
+def proxy_route(url: str | None) -> ProxyRoute | None:
+    """The proxy requests to ``url`` go through, or ``None`` (reached directly: a loopback
+    host, a ``NO_PROXY`` host, no proxy variable for its scheme). The most specific mount wins,
+    as in httpx2.
+
+    Raises:
+        ServerError: the variable that names the proxy for ``url`` holds a URL httpx2 cannot use;
+            the message names the variable and what was expected, and holds no part of the value
+            but its scheme. Never for a loopback ``url``, nor for a variable ``url`` does not use.
+    """
+    if not url or is_loopback_url(url):
+        return None
+    route = _matching(environment_proxies(), url)
+    if route is not None:
+        _check(route.variable, route.url)
+    return route
+
+
 def proxy_mounts(url: str | None, transport: Any) -> dict[str, Any]:
-    """The ``mounts`` for an ``httpx2.AsyncClient`` that reaches ``url``: every proxy the
-    environment names (:func:`environment_proxies`), each as ``transport(proxy)`` (an
-    ``httpx2`` transport through that proxy), ``None`` (the client's own, direct transport) for
-    the ``NO_PROXY`` hosts and for loopback (:data:`LOOPBACK_PATTERNS`); nothing for a loopback
-    ``url`` (every request goes direct, whatever the variables hold).
+    """The ``mounts`` for an ``httpx2.AsyncClient`` that reaches ``url``: when a proxy applies to
+    ``url`` (:func:`proxy_route`), every usable proxy the environment names, each as
+    ``transport(proxy)`` (an ``httpx2`` transport through that ``httpx2.Proxy``), and ``None``
+    (the client's own, direct transport) for the ``NO_PROXY`` hosts and for loopback
+    (:data:`LOOPBACK_PATTERNS`); nothing when ``url`` is reached directly (a loopback ``url``,
+    whatever the variables hold, a ``NO_PROXY`` host, no variable set).
 
     Args:
         url: the server's URL.
         transport: called with an ``httpx2.Proxy``; returns the transport for it.
 
     Raises:
-        ServerError: as :func:`environment_proxies` (never for a loopback ``url``).
+        ServerError: as :func:`proxy_route`.
     """
     import httpx2  # noqa: PLC0415
 
-    if not url or is_loopback_url(url):
+    if proxy_route(url) is None:
         return {}
-    routes = environment_proxies()
-    if not any(route is not None for route in routes.values()):
-        return {}
-    mounts: dict[str, Any] = {pattern: None if route is None else transport(httpx2.Proxy(route.url))
-                              for pattern, route in routes.items()}
+    mounts: dict[str, Any] = {}
+    for pattern, route in environment_proxies().items():
+        if route is None:
+            mounts[pattern] = None
+            continue
+        try:
+            _check(route.variable, route.url)
+        except ServerError:
+            continue  # a variable this server's requests do not use (proxy_route checked that one)
+        mounts[pattern] = transport(httpx2.Proxy(route.url))
     mounts.update(dict.fromkeys(LOOPBACK_PATTERNS))
     return mounts
 
