@@ -26,6 +26,8 @@ from toolsearch.live.proxies import is_loopback_url, proxy_route
 
 pytestmark = pytest.mark.live
 
+ROOT = Path(__file__).resolve().parent.parent
+
 HOST = "mcp.example.test"
 OTHER = "tools.example.test"  # a second name the proxy alone resolves
 USER, PASSWORD = "proxyuser", "Pr0xy-Passw0rd-77"
@@ -178,3 +180,5 @@ def test_an_unusable_proxy_url_is_one_line_naming_the_variable(tmp_path, monkeyp
         and lines[0].endswith(f" s: {reason}"), done.stderr
     assert lines[1].startswith(f"toolsearch: error: {path}: no server listed its tools")
     assert PASSWORD not in done.stderr and "Traceback" not in done.stderr
+    if name == "HTTPS_PROXY":  # the reason docs/security.md quotes
+        assert f"\n  {reason}\n" in (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
