@@ -146,7 +146,7 @@ def test_proxy_credentials_never_reach_the_terminal_or_the_snapshot(tmp_path, mo
     out = tmp_path / "dead.yaml"
     done = run_cli_process("snapshot", path, "-o", out)
     assert done.returncode == 1
-    assert (f"toolsearch: live: remote: failed" in done.stderr
+    assert ("toolsearch: live: remote: failed" in done.stderr
             and f"cannot connect to {url} through the proxy http://••••@127.0.0.1:{dead} (HTTP_PROXY): " in done.stderr)
     texts = [done.stdout, done.stderr, out.read_text(encoding="utf-8")]
     assert yaml.safe_load(texts[2])["snapshot"]["failed"]["remote"].startswith(
@@ -155,7 +155,7 @@ def test_proxy_credentials_never_reach_the_terminal_or_the_snapshot(tmp_path, mo
         monkeypatch.setenv("HTTP_PROXY", f"http://{USER}:{PASSWORD}@127.0.0.1:{proxy.port}")
         plan = run_cli_process("plan", path, "--json")
         assert plan.returncode == 2 and plan.stdout == ""
-        assert (f"remote: failed after" in plan.stderr and f"HTTP 407 Proxy Authentication Required from {url} "
+        assert ("remote: failed after" in plan.stderr and f"HTTP 407 Proxy Authentication Required from {url} "
                 f"through the proxy http://••••@127.0.0.1:{proxy.port} (HTTP_PROXY)" in plan.stderr), plan.stderr
         assert proxy.targets() and set(proxy.targets()) == {url}
         texts += [plan.stdout, plan.stderr]
