@@ -11,6 +11,7 @@ directly: the proxy sees no request for it.
 from __future__ import annotations
 
 import base64
+import logging
 import os
 from pathlib import Path
 
@@ -182,3 +183,49 @@ def test_an_unusable_proxy_url_is_one_line_naming_the_variable(tmp_path, monkeyp
     assert PASSWORD not in done.stderr and "Traceback" not in done.stderr
     if name == "HTTPS_PROXY":  # the reason docs/security.md quotes
         assert f"\n  {reason}\n" in (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+
+
+def test_the_live_servers_page_names_the_proxy_with_its_credentials_masked(monkeypatch) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import literal_tables
+    from toolsearch.live.guard import launch_token
+
+    dead = free_port()
+    monkeypatch.setenv("HTTPS_PROXY", f"http://{USER}:{PASSWORD}@127.0.0.1:{dead}")
+    at = AppTest.from_file(str(ROOT / "toolsearch" / "ui" / "live.py"), default_timeout=120)
+    at.run()
+    at.radio(key="live_transport").set_value("http").run()
+    at.text_input(key="live_name").input("remote")
+    at.text_input(key="live_url").input(f"https://{HOST}/mcp")
+    at.button(key="live_add").click().run()
+    at.button(key="live_connect").click().run()
+    at.text_input(key="live_token_connect").input(launch_token())
+    at.button(key="live_start_connect").click().run()
+    assert not at.exception, at.exception
+    try:
+        status = literal_tables(at)["live_status"]
+        (reason,) = status["reason / flags"]
+        assert reason.startswith(f"cannot connect to https://{HOST}/mcp through the proxy "
+                                 f"http://••••@127.0.0.1:{dead} (HTTPS_PROXY): "), reason
+        shown = repr([element.value for element in at.main if hasattr(element, "value")]) + repr(literal_tables(at))
+        assert PASSWORD not in shown
+    finally:
+        connections = at.session_state["live_connections"] if "live_connections" in at.session_state else None
+        if connections is not None:
+            connections.close()
+
+
+def test_proxy_credentials_are_in_no_log_record(caplog, monkeypatch, remote_port) -> None:
+    """Every logger at DEBUG (the MCP SDK's, httpx's, httpcore's) while a server is listed through a
+    proxy that takes the credentials and one that is not there."""
+    url = f"http://{HOST}:{remote_port}/mcp"
+    caplog.set_level(logging.DEBUG)
+    with ForwardProxy({HOST}, credentials=(USER, PASSWORD)) as proxy:
+        for port in (proxy.port, free_port()):
+            monkeypatch.setenv("HTTP_PROXY", f"http://{USER}:{PASSWORD}@127.0.0.1:{port}")
+            connect_servers([spec_from_fields("remote", url=url)])
+        assert set(proxy.targets()) == {url}
+    assert "HTTP Request: POST" in caplog.text  # httpx's own records were captured
+    token = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+    assert PASSWORD not in caplog.text and token not in caplog.text
