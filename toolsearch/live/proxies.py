@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
+from urllib.request import getproxies
 
 from ..engine.errors import ServerError
 from ..engine.secrets import redact_url
@@ -130,17 +131,36 @@ def environment_proxies() -> dict[str, ProxyRoute | None]:
     ``all://10.0.0.0/8``…; ``NO_PROXY=*`` gives no mount at all). The URLs are not checked here
     (:func:`proxy_route` checks the one a server's requests would use).
     """
-    from httpx2._utils import get_environment_proxies  # noqa: PLC0415 - httpx2's own reading of the variables
-
+    if not any(getproxies().get(scheme) for scheme in ("http", "https", "all")):
+        return {}  # no proxy named: nothing of httpx2's below is needed
+    get_environment_proxies, _ = _httpx_proxy_reading()
     return {pattern: None if url is None else ProxyRoute(_variable(pattern), url)
             for pattern, url in get_environment_proxies().items()}
+
+
+def _httpx_proxy_reading() -> tuple[Any, Any]:
+    """httpx2's ``get_environment_proxies`` and ``URLPattern`` (how it reads the variables and
+    matches a URL to a mount; not part of its public API).
+
+    Raises:
+        ServerError: the installed httpx2 no longer has them.
+    """
+    try:
+        from httpx2._utils import URLPattern, get_environment_proxies  # noqa: PLC0415
+    except ImportError:
+        raise ServerError("a proxy variable is set, and this httpx2 version reads proxy variables in a way "
+                          "toolsearch does not know; install a version the project supports (see pyproject.toml), "
+                          "or unset the variable for servers that need no proxy; nothing was sent") from None
+    return get_environment_proxies, URLPattern
 
 
 def _matching(routes: dict[str, ProxyRoute | None], url: str) -> ProxyRoute | None:
     """The route of the most specific pattern that matches ``url``, as httpx2 picks its mount."""
     import httpx2  # noqa: PLC0415
-    from httpx2._utils import URLPattern  # noqa: PLC0415
 
+    if not routes:
+        return None
+    _, URLPattern = _httpx_proxy_reading()  # noqa: N806 - httpx2's class
     try:
         target = httpx2.URL(url)
     except Exception:  # noqa: BLE001 - a URL httpx2 cannot read fails its connect with its own reason
@@ -220,9 +240,5 @@ def proxy_secrets() -> list[str]:
 
 def _raw_proxies() -> dict[str, str]:
     """The proxy variables' values as httpx2 reads them (``{pattern: url}``), unchecked."""
-    from httpx2._utils import get_environment_proxies  # noqa: PLC0415
-
-    try:
-        return {pattern: url for pattern, url in get_environment_proxies().items() if url}
-    except Exception:  # noqa: BLE001 - a value httpx2 cannot read at all: nothing to mask here
-        return {}
+    proxies = getproxies()
+    return {f"{scheme}://": proxies[scheme] for scheme in ("http", "https", "all") if proxies.get(scheme)}
