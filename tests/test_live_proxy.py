@@ -11,6 +11,7 @@ directly: the proxy sees no request for it.
 from __future__ import annotations
 
 import base64
+import importlib.util
 import logging
 import os
 from pathlib import Path
@@ -138,8 +139,8 @@ def test_no_proxy_hosts_are_reached_directly(monkeypatch, remote_port) -> None:
 
 
 def test_proxy_credentials_never_reach_the_terminal_or_the_snapshot(tmp_path, monkeypatch) -> None:
-    """A proxy that is not there, and one that refuses the credentials: the reasons name the proxy
-    with its credentials masked, on stderr and in the snapshot."""
+    """A proxy that is not there: the reason names the proxy with its credentials masked, on stderr
+    and in the snapshot; and one that refuses the credentials."""
     dead = free_port()
     url = f"http://{HOST}:{dead}/mcp"
     path = config(tmp_path, {"remote": {"url": url}})
@@ -154,35 +155,58 @@ def test_proxy_credentials_never_reach_the_terminal_or_the_snapshot(tmp_path, mo
         f"cannot connect to {url} through the proxy http://••••@127.0.0.1:{dead} (HTTP_PROXY): ")
     with ForwardProxy({HOST}, credentials=(USER, "the-right-one")) as proxy:
         monkeypatch.setenv("HTTP_PROXY", f"http://{USER}:{PASSWORD}@127.0.0.1:{proxy.port}")
-        plan = run_cli_process("plan", path, "--json")
-        assert plan.returncode == 2 and plan.stdout == ""
-        assert ("remote: failed after" in plan.stderr and f"HTTP 407 Proxy Authentication Required from {url} "
-                f"through the proxy http://••••@127.0.0.1:{proxy.port} (HTTP_PROXY)" in plan.stderr), plan.stderr
+        (status,) = connect_servers([spec_from_fields("remote", url=url)]).statuses
+        assert status.reason == (f"HTTP 407 Proxy Authentication Required from {url} "
+                                 f"through the proxy http://••••@127.0.0.1:{proxy.port} (HTTP_PROXY)")
         assert proxy.targets() and set(proxy.targets()) == {url}
-        texts += [plan.stdout, plan.stderr]
     for text in texts:
         assert PASSWORD not in text and "Traceback" not in text
 
 
-@pytest.mark.parametrize(("name", "value", "problem"), [
-    ("HTTPS_PROXY", f"ftp://{USER}:{PASSWORD}@proxy.example.test:3128", "the scheme 'ftp' is none of http, https, socks5, socks5h"),
-    ("https_proxy", f"http://{USER}:{PASSWORD}@proxy.example.test:port", "it cannot be read as a URL"),
-    ("ALL_PROXY", f"http://{USER}:{PASSWORD}@:3128", "it names no host"),
-])
-def test_an_unusable_proxy_url_is_one_line_naming_the_variable(tmp_path, monkeypatch, name, value, problem) -> None:
-    monkeypatch.setenv(name, value)
+def unusable(name: str, problem: str) -> str:
+    """The reason for a proxy variable ``name`` that holds no usable proxy URL."""
+    return (f"{name} is not a usable proxy URL ({problem}); expected http://HOST:PORT (or https://, socks5://, "
+            "socks5h://), with USER:PASSWORD@ before the host if the proxy needs them; nothing was sent")
+
+
+def test_an_unusable_proxy_url_is_one_line_naming_the_variable(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("HTTPS_PROXY", f"ftp://{USER}:{PASSWORD}@proxy.example.test:3128")
     path = config(tmp_path, {"remote": {"url": f"https://{HOST}/mcp"}})
     done = run_cli_process("plan", path)
     assert done.returncode == 2 and done.stdout == ""
-    reason = (f"{name} is not a usable proxy URL ({problem}); expected http://HOST:PORT (or https://, socks5://, "
-              "socks5h://), with USER:PASSWORD@ before the host if the proxy needs them; nothing was sent")
+    reason = unusable("HTTPS_PROXY", "the scheme 'ftp' is none of http, https, socks5, socks5h")
     lines = done.stderr.splitlines()
     assert len(lines) == 2 and lines[0].startswith("toolsearch: live: remote: failed after ") \
         and lines[0].endswith(f" s: {reason}"), done.stderr
     assert lines[1].startswith(f"toolsearch: error: {path}: no server listed its tools")
     assert PASSWORD not in done.stderr and "Traceback" not in done.stderr
-    if name == "HTTPS_PROXY":  # the reason docs/security.md quotes
-        assert f"\n  {reason}\n" in (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    assert f"\n  {reason}\n" in (ROOT / "docs" / "security.md").read_text(encoding="utf-8")  # the reason quoted there
+
+
+@pytest.mark.parametrize(("name", "value", "problem"), [
+    ("https_proxy", f"http://{USER}:{PASSWORD}@proxy.example.test:port", "it cannot be read as a URL"),
+    ("ALL_PROXY", f"http://{USER}:{PASSWORD}@:3128", "it names no host"),
+    ("HTTPS_PROXY", f"{USER}:{PASSWORD}@proxy.example.test:70000", "its port is not between 1 and 65535"),
+])
+def test_each_unusable_proxy_url_has_its_reason(monkeypatch, remote_port, name, value, problem) -> None:
+    """The reason names what is wrong; a server whose requests use another variable is not held up."""
+    monkeypatch.setenv(name, value)
+    with ForwardProxy({HOST}) as proxy:
+        monkeypatch.setenv("HTTP_PROXY", proxy.url)
+        (failed, listed) = connect_servers([spec_from_fields("secure", url=f"https://{HOST}/mcp"),
+                                            spec_from_fields("plain", url=f"http://{HOST}:{remote_port}/mcp")]).statuses
+        assert proxy.targets() and set(proxy.targets()) == {f"http://{HOST}:{remote_port}/mcp"}
+    assert failed.reason == unusable(name, problem)
+    assert (listed.state, listed.tool_count) == ("ok", 7)
+
+
+def test_a_socks_proxy_without_socksio_is_named(monkeypatch) -> None:
+    if importlib.util.find_spec("socksio") is not None:
+        pytest.skip("socksio is installed here, so SOCKS proxies can be used")
+    monkeypatch.setenv("ALL_PROXY", f"socks5://{USER}:{PASSWORD}@127.0.0.1:1080")
+    (status,) = connect_servers([spec_from_fields("remote", url=f"https://{HOST}/mcp")]).statuses
+    assert status.reason == ("ALL_PROXY names a SOCKS proxy, which needs the socksio package (pip install socksio); "
+                             "nothing was sent")
 
 
 def test_the_live_servers_page_names_the_proxy_with_its_credentials_masked(monkeypatch) -> None:
