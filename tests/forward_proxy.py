@@ -3,8 +3,9 @@
 It serves the absolute-form requests a client sends to an HTTP proxy for ``http://`` URLs
 (``POST http://mcp.example.test:8123/mcp HTTP/1.1``). The host names it was given "resolve" to
 127.0.0.1 here only (the request goes to 127.0.0.1 on the URL's port), so a server URL with such
-a name can only be reached through this proxy; any other host gets ``502 Bad Gateway``. With
-``credentials``, a request without the matching ``Proxy-Authorization`` header gets ``407``.
+a name can only be reached through this proxy; any other host gets ``502 Bad Gateway``, and so
+does a ``CONNECT`` (the tunnel an ``https://`` URL asks for: no TLS server is here). With
+``credentials``, a request without the matching ``Proxy-Authorization`` header gets ``407`` first.
 
 Each request is forwarded on a connection of its own (``Connection: close`` both ways), and the
 answer is relayed as it arrives (event streams included) until either side closes. Everything

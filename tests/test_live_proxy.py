@@ -99,6 +99,26 @@ def test_calls_and_sse_go_through_the_proxy_named_by_a_lowercase_variable(monkey
     assert targets.count(f"http://{HOST}:{remote_port}/mcp") >= 4  # two connects' initialize and list, a call
 
 
+def test_an_https_server_goes_through_the_https_proxy(monkeypatch) -> None:
+    """An ``https://`` URL asks ``HTTPS_PROXY`` for a tunnel (CONNECT); ``HTTP_PROXY`` is not used
+    for it. The proxy here refuses the wrong credentials and opens no tunnel at all, and the reason
+    names the proxy that refused."""
+    with ForwardProxy({HOST}, credentials=(USER, PASSWORD)) as proxy, ForwardProxy({HOST}) as other:
+        monkeypatch.setenv("HTTP_PROXY", other.url)
+        monkeypatch.setenv("HTTPS_PROXY", f"http://{USER}:wrong-{PASSWORD}@127.0.0.1:{proxy.port}")
+        specs = [spec_from_fields("remote", url=f"https://{HOST}/mcp"),
+                 spec_from_fields("events", url=f"https://{HOST}/sse", transport="sse")]
+        assert [s.reason for s in connect_servers(specs).statuses] == [
+            f"the proxy http://••••@127.0.0.1:{proxy.port} (HTTPS_PROXY) did not open a connection to https://{HOST}/"
+            f"{path}: 407 Proxy Authentication Required" for path in ("mcp", "sse")]
+        monkeypatch.setenv("HTTPS_PROXY", f"http://{USER}:{PASSWORD}@127.0.0.1:{proxy.port}")
+        (status,) = connect_servers(specs[:1]).statuses
+        assert status.reason == (f"the proxy http://••••@127.0.0.1:{proxy.port} (HTTPS_PROXY) did not open a "
+                                 f"connection to https://{HOST}/mcp: 502 Bad Gateway")
+        assert set(proxy.targets()) == {f"{HOST}:443"} and {m for m, _, _ in proxy.requests} == {"CONNECT"}
+        assert other.requests == []
+
+
 def test_a_loopback_server_is_reached_directly_whatever_the_variables_say(monkeypatch, remote_port) -> None:
     with ForwardProxy({HOST, "127.0.0.1", "localhost"}) as proxy:
         for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):

@@ -1095,16 +1095,22 @@ def _redacted_url(spec: ServerSpec) -> str:
     return redact_url(spec.url or "")
 
 
-def _through_proxy(spec: ServerSpec) -> str:
-    """`` through the proxy http://••••@proxy:3128 (HTTPS_PROXY)`` when ``spec``'s requests go
-    through a proxy (:mod:`toolsearch.live.proxies`), else ``""``; the proxy's credentials masked."""
+def _proxy_named(spec: ServerSpec) -> str:
+    """``the proxy http://••••@proxy:3128 (HTTPS_PROXY)`` when ``spec``'s requests go through a
+    proxy (:mod:`toolsearch.live.proxies`), else ``""``; the proxy's credentials masked."""
     from .proxies import proxy_route  # noqa: PLC0415
 
     try:
         route = proxy_route(spec.url) if spec.transport != "stdio" else None
     except ServerError:
         return ""
-    return f" through the proxy {route.shown} ({route.variable})" if route is not None else ""
+    return f"the proxy {route.shown} ({route.variable})" if route is not None else ""
+
+
+def _through_proxy(spec: ServerSpec) -> str:
+    """`` through the proxy http://••••@proxy:3128 (HTTPS_PROXY)`` (:func:`_proxy_named`), or ``""``."""
+    proxy = _proxy_named(spec)
+    return f" through {proxy}" if proxy else ""
 
 
 def _http_reason(cause: BaseException, spec: ServerSpec) -> str:
@@ -1118,8 +1124,8 @@ def _http_reason(cause: BaseException, spec: ServerSpec) -> str:
         return f"cannot connect to {url}{via}: {cause or name}"
     if name == "ConnectError":
         return f"cannot connect to {url} (nothing listening, or the host is unreachable: {cause or name})"
-    if name == "ProxyError":
-        return f"the proxy did not open a connection to {url}{via}: {cause or name}"
+    if name == "ProxyError":  # the proxy refused to open a tunnel (CONNECT) to the server
+        return f"{_proxy_named(spec) or 'the proxy'} did not open a connection to {url}: {cause or name}"
     if "Timeout" in name:
         return f"{url}: HTTP timeout ({name}){via}"
     return f"{url}{via}: {name}: {cause}"
