@@ -25,7 +25,9 @@ Options: ``--name NAME`` (server name), ``--page-size N`` (default 3), ``--extra
 ``--startup-delay SECONDS`` (sleep before serving), ``--require-header 'Name=value'`` (HTTP/SSE:
 answer 401 to requests without that header), ``--start-marker FILE`` (append ``NAME PID`` as one
 line to FILE on start, so a test can count the server processes that were started), ``--form-tool``,
-``--empty-next-cursor`` (the last ``tools/list`` page carries ``"nextCursor": ""`` instead of none).
+``--empty-next-cursor`` (the last ``tools/list`` page carries ``"nextCursor": ""`` instead of none),
+``--allow-host NAME`` (Streamable HTTP: the SDK's DNS-rebinding protection also admits ``Host: NAME:PORT``,
+for a server reached under another name, through a proxy).
 """
 
 from __future__ import annotations
@@ -188,6 +190,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--start-marker", metavar="FILE")
     parser.add_argument("--form-tool", action="store_true")
     parser.add_argument("--empty-next-cursor", action="store_true")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME")
     args = parser.parse_args(argv)
     if args.start_marker:
         with open(args.start_marker, "a", encoding="utf-8") as marker:
@@ -198,7 +201,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.http or args.sse:
         import uvicorn  # noqa: PLC0415
 
-        app = server.streamable_http_app() if args.http else _sse_app(server)
+        if args.http and args.allow_host:
+            from mcp.server.transport_security import TransportSecuritySettings  # noqa: PLC0415
+
+            hosts = ["127.0.0.1", "localhost", "[::1]", *args.allow_host]
+            app = server.streamable_http_app(transport_security=TransportSecuritySettings(
+                enable_dns_rebinding_protection=True, allowed_hosts=[f"{host}:*" for host in hosts],
+                allowed_origins=[f"http://{host}:*" for host in hosts]))
+        else:
+            app = server.streamable_http_app() if args.http else _sse_app(server)
         uvicorn.run(_require_header(app, args.require_header), host="127.0.0.1", port=args.http or args.sse,
                     log_level="warning")
         return

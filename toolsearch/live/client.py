@@ -55,7 +55,7 @@ from ..engine.errors import ServerError
 from .mcpconfig import ServerSpec, scrub_data
 from ..engine.readers import source_stem
 from ..engine.registration import RegisteredTool
-from ..engine.secrets import mask_leading_suffix, mask_trailing_prefix, scrub_text
+from ..engine.secrets import mask_leading_suffix, mask_trailing_prefix, scrub_text, secret_list
 from ..engine.wording import agree, counted
 
 if TYPE_CHECKING:
@@ -113,6 +113,10 @@ def _guard_sdk_logs(spec: ServerSpec) -> None:
     import mcp.client.sse, mcp.client.stdio, mcp.client.streamable_http  # noqa: E401,F401,PLC0415 - their loggers
 
     _SDK_LOG_SECRETS.update(value for value in spec.secret_values() if value)
+    if spec.transport != "stdio":
+        from .proxies import proxy_secrets  # noqa: PLC0415
+
+        _SDK_LOG_SECRETS.update(secret_list(proxy_secrets()))
     for name, item in list(logging.root.manager.loggerDict.items()):
         if (name == "mcp" or name.startswith("mcp.")) and isinstance(item, logging.Logger) \
                 and _SCRUB_SDK_RECORDS not in item.filters:
@@ -671,7 +675,8 @@ async def _http_transport(spec: ServerSpec, connect_timeout: float, tap: _Tap) -
     from mcp.client.streamable_http import streamable_http_client  # noqa: PLC0415
 
     client = replycap.bounded_client(tap.note_too_large, headers=dict(spec.headers) or None,
-                                     timeout=httpx2.Timeout(connect_timeout, read=max(connect_timeout, 300.0)))
+                                     timeout=httpx2.Timeout(connect_timeout, read=max(connect_timeout, 300.0)),
+                                     url=spec.url)
     client.event_hooks["response"].append(tap.http_response)
     async with client:
         async with streamable_http_client(spec.url or "", http_client=client) as streams:
@@ -702,7 +707,8 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
         connect_timeout: seconds for HTTP connects.
 
     Raises:
-        ServerError: the spec cannot be used (unresolved placeholders in a remote url/headers).
+        ServerError: the spec cannot be used (unresolved placeholders in a remote url/headers,
+            a proxy variable that holds no usable proxy URL: :mod:`toolsearch.live.proxies`).
         Exception: whatever the SDK or the transport raises (callers turn it into a reason).
     """
     from . import reaper, replycap  # noqa: PLC0415
@@ -721,6 +727,10 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
     if missing:
         raise ServerError(f"unset {agree(missing, 'variable', 'variables')} in url or headers: " + ", ".join(missing)
                           + f"; set {agree(missing, 'it', 'them')} and connect again (nothing was sent)")
+    if spec.transport != "stdio":
+        from .proxies import proxy_route  # noqa: PLC0415
+
+        proxy_route(spec.url)  # a proxy variable that cannot be used: one clear reason, before anything is sent
     if spec.transport == "stdio":
         mark = reaper.new_mark()  # inherited by everything the server starts (see reaper)
         params = StdioServerParameters(command=spec.command or "", args=list(spec.args),
@@ -730,7 +740,8 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
                                  mark)
     elif spec.transport == "sse":
         def bounded(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
-            return replycap.bounded_client(tap.note_too_large, headers=headers, timeout=timeout, auth=auth)
+            return replycap.bounded_client(tap.note_too_large, headers=headers, timeout=timeout, auth=auth,
+                                           url=spec.url)
 
         transport = sse_client(spec.url or "", headers=dict(spec.headers) or None, timeout=connect_timeout,
                                httpx_client_factory=bounded)
@@ -1033,7 +1044,7 @@ def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = No
     elif isinstance(cause, ServerExited):
         reason = exit_reason(cause.status)
     elif isinstance(cause, MCPError) and tap is not None and tap.http_error:
-        reason = f"{tap.http_error} from {_redacted_url(spec)}"
+        reason = f"{tap.http_error} from {_redacted_url(spec)}{_through_proxy(spec)}"
     elif isinstance(cause, MCPError):
         if cause.code == -32000 and (tap is None or tap.ended or "closed" in cause.message.lower()):
             reason = "the server closed the connection before answering"
@@ -1061,6 +1072,10 @@ def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = No
     if tap is not None and tap.bad_lines and "not JSON-RPC" not in reason:
         reason += f" ({counted(tap.bad_lines, 'line')} on stdout {agree(tap.bad_lines, 'was', 'were')} not JSON-RPC)"
     reason = spec.scrub(" ".join(spec.scrub(reason).split()))
+    if spec.transport != "stdio":
+        from .proxies import proxy_secrets  # noqa: PLC0415
+
+        reason = scrub_text(reason, secret_list(proxy_secrets()))
     return reason if len(reason) <= _REASON_MAX_CHARS else reason[: _REASON_MAX_CHARS - 1] + C.ELLIPSIS
 
 
@@ -1080,17 +1095,40 @@ def _redacted_url(spec: ServerSpec) -> str:
     return redact_url(spec.url or "")
 
 
+def _proxy_named(spec: ServerSpec) -> str:
+    """``the proxy http://••••@proxy:3128 (HTTPS_PROXY)`` when ``spec``'s requests go through a
+    proxy (:mod:`toolsearch.live.proxies`), else ``""``; the proxy's credentials masked."""
+    from .proxies import proxy_route  # noqa: PLC0415
+
+    try:
+        route = proxy_route(spec.url) if spec.transport != "stdio" else None
+    except ServerError:
+        return ""
+    return f"the proxy {route.shown} ({route.variable})" if route is not None else ""
+
+
+def _through_proxy(spec: ServerSpec) -> str:
+    """`` through the proxy http://••••@proxy:3128 (HTTPS_PROXY)`` (:func:`_proxy_named`), or ``""``."""
+    proxy = _proxy_named(spec)
+    return f" through {proxy}" if proxy else ""
+
+
 def _http_reason(cause: BaseException, spec: ServerSpec) -> str:
     url = _redacted_url(spec)
     name = type(cause).__name__
+    via = _through_proxy(spec)
     response = getattr(cause, "response", None)
     if response is not None and getattr(response, "status_code", None):
-        return f"HTTP {response.status_code} from {url}"
+        return f"HTTP {response.status_code} from {url}{via}"
+    if name == "ConnectError" and via:
+        return f"cannot connect to {url}{via}: {cause or name}"
     if name == "ConnectError":
         return f"cannot connect to {url} (nothing listening, or the host is unreachable: {cause or name})"
+    if name == "ProxyError":  # the proxy refused to open a tunnel (CONNECT) to the server
+        return f"{_proxy_named(spec) or 'the proxy'} did not open a connection to {url}: {cause or name}"
     if "Timeout" in name:
-        return f"{url}: HTTP timeout ({name})"
-    return f"{url}: {name}: {cause}"
+        return f"{url}: HTTP timeout ({name}){via}"
+    return f"{url}{via}: {name}: {cause}"
 
 
 def _validation_summary(exc: Any, limit: int = 3) -> str:

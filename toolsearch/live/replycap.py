@@ -180,12 +180,24 @@ async def limited_stdio(transport: Any, on_over: OverFn, limit: int | None = Non
 
 
 def bounded_client(on_over: OverFn, headers: dict[str, str] | None = None, timeout: Any = None,
-                   auth: Any = None, limit: int | None = None) -> Any:
+                   auth: Any = None, limit: int | None = None, url: str | None = None) -> Any:
     """An ``httpx2.AsyncClient`` as the MCP SDK makes one (``create_mcp_http_client``: these
     ``headers``, ``timeout`` and ``auth``), whose answers that are not event streams stop past
     ``limit`` bytes: the read raises ``httpx2.StreamError``, which the SDK turns into an error for
-    that request, and ``on_over`` is called once."""
+    that request, and ``on_over`` is called once.
+
+    Requests go through the proxy the environment names for them (``HTTP_PROXY``, ``HTTPS_PROXY``,
+    ``ALL_PROXY``, ``NO_PROXY``: :func:`toolsearch.live.proxies.proxy_mounts` for the server's
+    ``url``); a loopback ``url`` is always reached directly. httpx2 reads no proxy variable itself
+    for a client with a transport of its own, as this one has.
+
+    Raises:
+        ServerError: a proxy variable holds a URL that cannot be used (from
+            :func:`~toolsearch.live.proxies.proxy_mounts`; nothing was sent).
+    """
     import httpx2
+
+    from .proxies import proxy_mounts  # noqa: PLC0415
 
     limit = C.LIVE_MESSAGE_MAX_BYTES if limit is None else limit
 
@@ -221,8 +233,8 @@ def bounded_client(on_over: OverFn, headers: dict[str, str] | None = None, timeo
             await self.inner.aclose()
 
     class _Transport(httpx2.AsyncBaseTransport):
-        def __init__(self) -> None:
-            self.inner = httpx2.AsyncHTTPTransport()
+        def __init__(self, proxy: Any = None) -> None:
+            self.inner = httpx2.AsyncHTTPTransport(proxy=proxy)
 
         async def handle_async_request(self, request: Any) -> Any:
             response = await self.inner.handle_async_request(request)
@@ -242,7 +254,7 @@ def bounded_client(on_over: OverFn, headers: dict[str, str] | None = None, timeo
         async def aclose(self) -> None:
             await self.inner.aclose()
 
-    kwargs: dict[str, Any] = {"transport": _Transport()}
+    kwargs: dict[str, Any] = {"transport": _Transport(), "mounts": proxy_mounts(url, _Transport)}
     if timeout is not None:
         kwargs["timeout"] = timeout
     if headers is not None:
