@@ -119,7 +119,7 @@ import re
 import statistics
 from collections.abc import Mapping as _MappingABC
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -1114,15 +1114,18 @@ _INSTRUCTION_CHECKS = ((_MARKER, "a hidden-block marker"), (_IGNORE_PREVIOUS, _I
                        (_CONTINUED, "a pointer to instructions continued in other fields"))
 
 
-def _instruction_matches(text: str) -> list[tuple[int, int, str]]:
-    """``[(start, end, what: matched text)]`` of the ``model-instructions`` patterns in ``text``."""
+def _instruction_matches(text: str, checks: Collection[Any] | None = None) -> list[tuple[int, int, str]]:
+    """``[(start, end, what: matched text)]`` of the ``model-instructions`` patterns in ``text``
+    (only those of ``checks``, compiled patterns of :data:`_INSTRUCTION_CHECKS`, when given)."""
     return [(match.start(), match.end(), f"{what}: {quoted(match.group(0)[:80])}")
-            for regex, what in _INSTRUCTION_CHECKS for match in regex.finditer(text)]
+            for regex, what in _INSTRUCTION_CHECKS if checks is None or regex in checks
+            for match in regex.finditer(text)]
 
 
-def _instruction_hits(text: str) -> list[tuple[int, str]]:
-    """``[(offset, what: matched text)]`` of the ``model-instructions`` patterns in ``text``."""
-    return [(start, what) for start, _, what in _instruction_matches(text)]
+def _instruction_hits(text: str, checks: Collection[Any] | None = None) -> list[tuple[int, str]]:
+    """``[(offset, what: matched text)]`` of the ``model-instructions`` patterns in ``text`` (only
+    those of ``checks`` when given, as :func:`_instruction_matches`)."""
+    return [(start, what) for start, _, what in _instruction_matches(text, checks)]
 
 
 # --- other ways to write the same orders --------------------------------------------------------
@@ -1272,8 +1275,9 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
         prose.extend("" if field == "name" else text for field, text in strings)
         texts.extend(text for _, text, _ in views)
         prose.extend("" for _ in views)
-    if _straightforward:
-        instructions = shadows = set(range(len(texts)))
+    if _straightforward:  # every text, every check (None: all of them)
+        instructions: dict[int, set[Any] | None] = dict.fromkeys(range(len(texts)))
+        shadows = set(range(len(texts)))
     else:
         instructions, shadows = _flagged(texts, prose, names)
     at = 0
@@ -1293,6 +1297,7 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
 
         for field, text in strings:
             flagged_instruction, flagged_shadow = at in instructions, at in shadows
+            checks = instructions.get(at)
             at += 1
             for hidden in find_hidden(text):
                 renamed = field == "name" and hidden.text not in wire
@@ -1322,9 +1327,9 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                             "Remove the hidden text; a tool description should only describe the tool.",
                             field, hidden.offset + offset)
             if flagged_instruction:
-                for offset, what in _instruction_hits(text):
+                for offset, what in _instruction_hits(text, checks):
                     instruct(field, offset, what)
-                for offset, what in _url_hits(text):
+                for offset, what in (_url_hits(text) if checks is None or _URL in checks else ()):
                     add("data-in-url", "error", what,
                         "Remove the URL; a tool's text must not ask the model to put conversation data or secrets "
                         "into a link or image.", field, offset)
@@ -1335,10 +1340,11 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                     "A tool should describe itself only; remove references to other servers' tools.", field, offset)
         for how, text, where in views:
             flagged_instruction = at in instructions
+            checks = instructions.get(at)
             at += 1
             if not flagged_instruction:
                 continue
-            for start, end, what in _instruction_matches(text):
+            for start, end, what in _instruction_matches(text, checks):
                 field, offset, spanned = where(start, end)
                 if how == "joined":
                     if len(spanned) < 2:
@@ -1520,10 +1526,12 @@ def _holding(lowered: tuple[str, list[int]], groups: tuple[tuple[str, ...], ...]
     return sorted(found or ())
 
 
-def _flagged(texts: list[str], prose: list[str], names: Mapping[str, Any]) -> tuple[set[int], set[int]]:
-    """``(indexes of texts where an instruction pattern matches, indexes of ``prose`` texts (the
-    texts, names blanked) with a word that names a tool or with the other-tools pattern)``: a
-    superset of where the per-text checks fire. Each pattern runs only over the texts that hold
+def _flagged(texts: list[str], prose: list[str], names: Mapping[str, Any]) -> tuple[dict[int, set[Any]], set[int]]:
+    """``({index of a text where an instruction or URL pattern matches: the patterns that match
+    there}, indexes of ``prose`` texts (the texts, names blanked) with a word that names a tool or
+    with the other-tools pattern)``: a superset of where each per-text check fires, so a text is
+    checked one by one only with the patterns that can fire on it (a URL in a description, common
+    in real catalogs, no longer runs every instruction pattern over that text). Each pattern runs only over the texts that hold
     its :data:`_ANCHORS` words, joined by :data:`_JOIN` (none of the patterns can match across it:
     a newline ends their sentences, ``<`` ends a marker, ``.`` is no word character)."""
     import bisect  # noqa: PLC0415
@@ -1538,12 +1546,13 @@ def _flagged(texts: list[str], prose: list[str], names: Mapping[str, Any]) -> tu
 
     lowered = _lowered(texts)
     everything = list(range(len(texts)))
-    instructions: set[int] = set()
+    instructions: dict[int, set[Any]] = {}
     for regex in (_MARKER, _IGNORE_PREVIOUS, _SECRECY, _EXFILTRATE, _IGNORE_I18N, _SECRECY_I18N, _EXFILTRATE_DE,
                   _CONTINUED, _URL):
         chosen = _holding(lowered, _ANCHORS[regex]) if lowered is not None else everything
         if chosen:
-            instructions |= owners(regex, chosen, texts)
+            for index in owners(regex, chosen, texts):
+                instructions.setdefault(index, set()).add(regex)
     lowered_prose = _lowered(prose)
     chosen = _holding(lowered_prose, _ANCHORS[_OTHER_TOOLS]) if lowered_prose is not None else everything
     shadows = owners(_OTHER_TOOLS, chosen, prose) if chosen else set()
