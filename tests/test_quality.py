@@ -568,7 +568,7 @@ def test_eval_json_shape(mini, mini_queries):
     data = json.loads(out)
     assert list(data) == ["query_file", "origin", "catalog", "tool_names", "deferred_count", "limit", "k", "tasks",
                           "unknown_expected", "protocol", "tuned_on", "in_sample", "protocol_note", "tuning_rule",
-                          "tuning_unknown_expected", "variants"]
+                          "tuning_unknown_expected", "variants", "problems"]
     assert (data["query_file"], data["catalog"], data["limit"], data["tasks"]) == ("mini tasks", str(catalog), 5, 6)
     assert [v["name"] for v in data["variants"]] == ["reference", "no-gate"]
     ref = data["variants"][0]

@@ -410,8 +410,7 @@ def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
         data["transport"] = transport
         data["bridge_wire_names"] = wire_names(transport) if plan.activated else {}
     data["servers"] = [*data["servers"], *down]
-    data["problems"] = [{"severity": p.severity, "where": p.where, "message": p.message}
-                        for p in inspector.registration.problems]
+    data["problems"] = [p.to_dict() for p in inspector.registration.problems]
     data["schema_losses"] = [{"name": view.name, "server": view.server, "tool": view.tool, **loss.to_dict()}
                              for view in catalog_schema_losses(inspector) for loss in view.losses]
     if inspector.scope is not None:

@@ -374,7 +374,10 @@ def run(args: argparse.Namespace) -> int:
                 print(f"toolsearch: warning: {path}: {counted(len(ev.unknown_expected), 'expected name')} not among "
                       f"the deferred tools of this catalog: {first_names(ev.unknown_expected)}",
                       file=sys.stderr)
-            print(dumps_json(ev.to_dict()) if args.json else format_evaluation(ev))
+            if args.json:  # the catalog's problems (a merged server, a skipped tool) as plan --json lists them
+                print(dumps_json({**ev.to_dict(), "problems": [p.to_dict() for p in inspector.registration.problems]}))
+            else:
+                print(format_evaluation(ev))
             return 0
         if args.command == "lint":
             inspector, config = _setup(args, args.sources, report=False)

@@ -66,6 +66,11 @@ class Problem:
     def __str__(self) -> str:
         return f"{self.severity}: {self.where}: {self.message}"
 
+    def to_dict(self) -> dict[str, str]:
+        """JSON-ready form, as ``plan --json`` and ``eval --json`` list it under ``problems``:
+        ``{"severity": …, "where": …, "message": …}``."""
+        return {"severity": self.severity, "where": self.where, "message": self.message}
+
 
 @dataclass(frozen=True)
 class Tool:
