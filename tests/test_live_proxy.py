@@ -273,3 +273,46 @@ def test_proxy_credentials_are_in_no_log_record(caplog, monkeypatch, remote_port
     assert "HTTP Request: POST" in caplog.text  # httpx's own records were captured
     token = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
     assert PASSWORD not in caplog.text and token not in caplog.text
+
+
+def test_proxy_line_says_how_each_server_is_reached(monkeypatch) -> None:
+    from toolsearch.live.proxies import proxy_line
+
+    monkeypatch.setenv("HTTPS_PROXY", f"http://{USER}:{PASSWORD}@proxy.example.test:3128")
+    monkeypatch.setenv("NO_PROXY", OTHER)
+    assert proxy_line(f"https://{HOST}/mcp") == "http://••••@proxy.example.test:3128 (HTTPS_PROXY)"
+    assert proxy_line("https://127.0.0.1:9/mcp") == "direct (a server on this machine)"
+    assert proxy_line(f"https://{OTHER}/mcp") == ("direct (no proxy variable for this URL's scheme, "
+                                                  "or NO_PROXY names the host)")
+    assert proxy_line(f"http://{HOST}/mcp").startswith("direct (")  # no HTTP_PROXY, no ALL_PROXY
+    monkeypatch.setenv("HTTPS_PROXY", f"ftp://{USER}:{PASSWORD}@proxy.example.test:3128")
+    bad = proxy_line(f"https://{HOST}/mcp")
+    assert bad.startswith("the connection will fail: HTTPS_PROXY is not a usable proxy URL (the scheme 'ftp'"), bad
+    assert PASSWORD not in bad and USER not in bad
+
+
+def test_the_live_servers_confirmation_says_which_proxy_a_remote_server_goes_through(monkeypatch) -> None:
+    """Before anything connects, the confirmation names the proxy (credentials masked) for a
+    browser that may see the app's environment, and says nothing of it to one that may not."""
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.live.guard import launch_token
+
+    monkeypatch.setenv("HTTPS_PROXY", f"http://{USER}:{PASSWORD}@127.0.0.1:3128")
+    at = AppTest.from_file(str(ROOT / "toolsearch" / "ui" / "live.py"), default_timeout=120)
+    at.run()
+    at.radio(key="live_transport").set_value("http").run()
+    for name, url in (("remote", f"https://{HOST}/mcp"), ("local", "http://127.0.0.1:9/mcp")):
+        at.text_input(key="live_name").input(name)
+        at.text_input(key="live_url").input(url)
+        at.button(key="live_add").click().run()
+    at.button(key="live_connect").click().run()
+    assert not at.exception, at.exception
+
+    def proxy_texts() -> list[str]:
+        return [t.value for t in at.text if t.value.startswith("proxy: ")]
+
+    assert proxy_texts() == []  # a browser elsewhere, without the launch token: not told
+    at.text_input(key="live_token_connect").input(launch_token()).run()
+    assert proxy_texts() == ["proxy: http://••••@127.0.0.1:3128 (HTTPS_PROXY)", "proxy: direct (a server on this machine)"]
+    assert PASSWORD not in repr([getattr(element, "value", None) for element in at.main])

@@ -189,6 +189,23 @@ def proxy_route(url: str | None) -> ProxyRoute | None:
     return route
 
 
+def proxy_line(url: str | None) -> str:
+    """How requests to ``url`` travel, in one line for a confirmation before connecting:
+    ``http://••••@proxy:3128 (HTTPS_PROXY)``, ``direct (a server on this machine)``,
+    ``direct (no proxy variable for this URL's scheme, or NO_PROXY names the host)`` or, for a proxy
+    variable that holds no usable URL, ``the connection will fail: `` and the reason (naming the
+    variable, quoting nothing of its value). Never raises; credentials are masked."""
+    if not url or is_loopback_url(url):
+        return "direct (a server on this machine)"
+    try:
+        route = proxy_route(url)
+    except ServerError as exc:
+        return f"the connection will fail: {exc}"
+    if route is None:
+        return "direct (no proxy variable for this URL's scheme, or NO_PROXY names the host)"
+    return f"{route.shown} ({route.variable})"
+
+
 def proxy_mounts(url: str | None, transport: Any) -> dict[str, Any]:
     """The ``mounts`` for an ``httpx2.AsyncClient`` that reaches ``url``: when a proxy applies to
     ``url`` (:func:`proxy_route`), every usable proxy the environment names, each as

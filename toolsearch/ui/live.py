@@ -31,6 +31,7 @@ from toolsearch.engine.config import parse_config
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes, load_embedded_json
 from toolsearch.live.guard import token_matches
+from toolsearch.live.proxies import proxy_line
 from toolsearch.analysis import quantities as Q
 from toolsearch.analysis.wording import counted
 from toolsearch.engine.inspector import Inspector
@@ -172,6 +173,8 @@ def _confirm_launch(action: str) -> bool:
                 headers = preview["headers"]
                 st.text(common.visible_name("headers: " + (", ".join(f"{k}: {v}" for k, v in headers.items())
                                                            if headers else "none")))
+                if expanded:  # which proxy variables are set is the environment's: said only to whom may see it
+                    st.text(common.visible_name("proxy: " + proxy_line(spec.url)))
         skipped = len(pending["specs"]) - len(specs)
         if skipped:
             st.caption(f"{skipped} more {'server is' if skipped == 1 else 'servers are'} disabled or have a bad entry: "
