@@ -11,6 +11,7 @@ Options whose values are not secrets keep them (``--signal TERM``, ``--signature
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -136,3 +137,30 @@ def test_the_options_inside_a_shell_script_argument_are_read_as_a_command_line(t
     assert "--api-key ••••" in json.loads(described.stdout)["tools"]["mcp__echo__echo"]["description"]
     # a short token is masked where it stands as a word, not inside other words of the script
     assert mask_arguments(["-c", "npx server --token x"]) == ["-c", f"npx server --token {MASK}"]
+
+
+def test_the_options_of_a_script_inside_a_script_are_read_too(tmp_path) -> None:
+    # bash -c "sh -c 'npx server --api-key x'": the inner script is a word of the outer one, and its
+    # options were not read, so the key was shown in the config table and the launch confirmation.
+    deep = "DeepScriptS3cret-2f"
+    two = ["-c", f"sh -c 'npx server --api-key {deep} --port 3'"]
+    assert mask_arguments(two) == ["-c", f"sh -c 'npx server --api-key {MASK} --port 3'"]
+    three = ["-c", f"""sh -c "bash -lc 'npx server -H \\"Authorization: Bearer {deep}\\"'" """]
+    assert deep not in " ".join(mask_arguments(three)) and deep in secret_arguments(three)
+    (spec,) = parse_config_data({"mcpServers": {"s": {"command": "bash", "args": three}}}, "mcp.json").servers
+    assert deep not in json.dumps(spec.launch_preview()) + json.dumps(spec.redacted())
+    written = parse_config_data({"mcpServers": {"s": {"command": f"""bash -c "sh -c 'npx --token {deep}'" """}}},
+                                "mcp.json").servers[0]
+    assert deep not in json.dumps(written.launch_preview()) + json.dumps(written.redacted())
+    # a script nested deeper than the reader goes is still read as far as it goes, without error
+    nested = f"npx --token {deep}"
+    for _ in range(12):
+        nested = f"sh -c {shlex.quote(nested)}"
+    assert secret_arguments(["-c", nested]) == []
+    # a server started through sh -c whose script starts another shell, and echoes its command line
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {"echo": {"command": "sh", "args": [
+        "-c", f"""exec sh -c "exec '{sys.executable}' '{ECHO}' --api-key {deep} --port 3" """]}}})
+    described = run_cli_process("describe", config, "mcp__echo__echo", "--json", "--timeout", "60")
+    assert described.returncode == 0, described.stderr
+    assert deep not in described.stdout + described.stderr
+    assert "--api-key ••••" in json.loads(described.stdout)["tools"]["mcp__echo__echo"]["description"]

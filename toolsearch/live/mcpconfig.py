@@ -318,14 +318,24 @@ def _option_secret(kind: str, value: str) -> list[str]:
     return [secret, *(secret.split()[1:] if kind == "header" else [])]  # "Bearer xyz": the token on its own too
 
 
-def _script_secrets(text: str) -> list[str]:
+#: How many scripts deep :func:`_script_secrets` reads (``bash -c "sh -c 'npx --token x'"`` is two).
+_SCRIPT_DEPTH = 4
+
+
+def _script_secrets(text: str, depth: int = _SCRIPT_DEPTH) -> list[str]:
     """The secrets of the options inside one argument that holds a whole command line (white space
     in it): the script of ``bash -lc "npx server --api-key x"``, ``sh -c``, ``cmd /c``, a wrapper's
-    command. Its words are read as arguments once (not the words of a script inside it)."""
-    if text.split() == [text]:
+    command. Its words are read as arguments, and a word of it that is a script in turn
+    (``bash -c "sh -c 'npx server --token x'"``) likewise, up to ``depth`` scripts deep."""
+    if depth <= 0 or text.split() == [text]:
         return []
-    return [secret for _, kind, value in _argument_parts(_command_words(text)) if kind is not None
-            for secret in _option_secret(kind, value)]
+    out: list[str] = []
+    for _, kind, value in _argument_parts(_command_words(text)):
+        if kind is None:
+            out.extend(_script_secrets(value, depth - 1))
+        else:
+            out.extend(_option_secret(kind, value))
+    return out
 
 
 def _mask_script(text: str) -> str:
