@@ -320,9 +320,10 @@ if common.require_catalog(v):
             tuning, tuning_error = choose_query_file(catalog_key, "tune")
         if tuning_error and not error:
             error = tuning_error
-    with right.expander("What the variants change"):
+    help_box = right.expander("What the variants change", key="quality_variant_help_open", on_change="rerun")
+    if help_box.open:  # drawn only when opened
         literal_table([{"variant": n, "what it changes": t} for n, t in VARIANT_HELP.items()], key="quality_variant_help",
-                      nowrap=("variant",))
+                      nowrap=("variant",), container=help_box)
     ev: Evaluation | None = None
     if error:
         st.error(md_escape(reveal(error)), icon=":material/error:")
@@ -427,8 +428,11 @@ if common.require_catalog(v):
         # (eleven variants in one table scrolled sideways); each table names the tasks again.
         for number, names in enumerate(variant_groups([v.name for v in ev.variants]), 1):
             literal_table(rows, key="quality_tasks" if number == 1 else f"quality_tasks_{number}", columns=["task", *names])
-        with st.expander(f"The {counted(len(rows), 'task')}: queries and expected tools"):
-            literal_table(rows, key="quality_task_queries", columns=["task", "queries", "expected"])
+        queries_box = st.expander(f"The {counted(len(rows), 'task')}: queries and expected tools",
+                                  key="quality_task_queries_open", on_change="rerun")
+        if queries_box.open:  # drawn only when opened
+            literal_table(rows, key="quality_task_queries", columns=["task", "queries", "expected"],
+                          container=queries_box)
 
         st.subheader("Misses, explained")
         shown = st.selectbox("Variant", [x.name for x in ev.variants], key="quality_miss_variant")
@@ -481,9 +485,10 @@ if common.require_catalog(v):
         # (beside three other columns they were a fifth of it each).
         literal_table(rows[:LINT_ROWS_SHOWN], key="lint_table", styles={"severity": severity_style},
                       nowrap=("severity",), stack=("finding", "fix"))
-    with st.expander("What each rule checks"):
+    rules_box = st.expander("What each rule checks", key="quality_rules_open", on_change="rerun")
+    if rules_box.open:  # drawn only when opened
         literal_table([{"rule": r, "checks": t, "findings": report.by_rule().get(r, 0)} for r, t in RULES.items()],
-                      key="quality_rules")
+                      key="quality_rules", container=rules_box)
     st.download_button("Download the lint report (JSON)",
                        _memo(("lint-json", lint_key), ins,
                              lambda: json_text(report.to_dict())),  # as lint --json writes it

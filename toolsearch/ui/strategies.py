@@ -198,7 +198,11 @@ server_names = [s.name for s in inspector.catalog.servers]
 
 # --- events and task ----------------------------------------------------------------------------
 st.subheader("Task and events")
-with st.expander("Events for the timeline: edit, add or remove rows, or load a YAML file"):
+# Tracked, so that the events as YAML (syntax-highlighted, a costly first draw in the browser) are
+# drawn only while it is open; its widgets are drawn either way, so edits are kept when it closes.
+events_box = st.expander("Events for the timeline: edit, add or remove rows, or load a YAML file",
+                         key="strat_events_open", on_change="rerun")
+with events_box:
     st.caption("The timeline runs these events in order under every strategy. Events: "
                + ", ".join(EVENT_KINDS) + ". A describe argument may list several tool names; a server named by "
                "add_server starts disconnected. By default the task below is the reads and calls of these events.")
@@ -226,8 +230,9 @@ with st.expander("Events for the timeline: edit, add or remove rows, or load a Y
     except ToolsearchError as exc:
         st.error(_plain(str(exc)), icon=":material/error:")
         events_ok = False
-    st.caption("The same events as YAML, for toolsearch strategies --events FILE:")
-    st.code(common.visible(dump_events(events)) or "# no events", language="yaml")
+    if events_box.open:  # drawn only when opened
+        st.caption("The same events as YAML, for toolsearch strategies --events FILE:")
+        st.code(common.visible(dump_events(events)) or "# no events", language="yaml")
 
 derived = task_from_events(events)
 task_key = _digest(editor_key, events)
@@ -389,23 +394,28 @@ st.caption("Round trips: model turns a strategy needs before a tool's first call
            "which the prompt prefix (tools and system prompt) was not the same as before. Colors: one per strategy, "
            "the same in every table and chart of this page.")
 
-with st.expander("What the prompt holds before the first turn"):
-    st.plotly_chart(charts.upfront_breakdown_figure(results, tk), key="strat_breakdown", width="stretch")
+breakdown_box = st.expander("What the prompt holds before the first turn", key="strat_breakdown_open",
+                            on_change="rerun")
+if breakdown_box.open:  # drawn only when opened: one chart fewer to send and draw on the first load
+    breakdown_box.plotly_chart(charts.upfront_breakdown_figure(results, tk), key="strat_breakdown", width="stretch")
 if task.tools_used:
     st.markdown("**Round trips before the first call of each tool**")
     literal_table([{"tool": tool, **{r.label: r.per_tool[i].round_trips for r in results}}
                    for i, tool in enumerate(task.tools_used)], key="strat_per_tool")
-    with st.expander("How each tool was reached"):
+    how_box = st.expander("How each tool was reached", key="strat_how_open", on_change="rerun")
+    if how_box.open:  # drawn only when opened
         literal_table([{
             "strategy": r.label, "tool": t.tool, "round trips (count)": t.round_trips,
             "how": f"{t.via}: {' → '.join(t.steps)}" if t.steps else t.via,
             "call": ("ok" if t.called else "failed") + (f": {t.message}" if t.message else ""),
-        } for r in results for t in r.per_tool], key="strat_how", styles={"strategy": _strategy_style})
-with st.expander("Rules applied and assumptions"):
+        } for r in results for t in r.per_tool], key="strat_how", styles={"strategy": _strategy_style},
+            container=how_box)
+rules_box = st.expander("Rules applied and assumptions", key="strat_rules_open", on_change="rerun")
+if rules_box.open:  # drawn only when opened
     for r in results:
-        st.text(f"{r.label}: {STRATEGY_SUMMARIES[r.strategy]}")
+        rules_box.text(f"{r.label}: {STRATEGY_SUMMARIES[r.strategy]}")
         for note in r.notes:
-            st.text(f"    · {common.visible_name(note)}")
+            rules_box.text(f"    · {common.visible_name(note)}")
 
 # --- timeline -----------------------------------------------------------------------------------------
 st.subheader("Timeline")
