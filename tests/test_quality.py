@@ -29,7 +29,8 @@ from toolsearch.engine.config import parse_config
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, QueryFileError, VariantError, evaluate, load_queries,
                                    load_queries_text, parse_queries, task_cell, variant_options)
 from toolsearch.engine.inspector import Inspector
-from toolsearch.analysis.lint import lint, name_probe, probe_keywords
+from toolsearch.analysis.lint import RULES, lint, name_probe, probe_keywords
+from toolsearch.analysis.variants import VARIANT_HELP
 from toolsearch.engine.registration import clamp_tool_name
 from toolsearch.engine.search import (SearchOptions, fallback_key, query_tokens, tokenize, tokenize_unicode,
                                unicode_query_tokens)
@@ -788,6 +789,14 @@ def test_page_tables_equal_the_engine(samples):
     assert list(tasks["task"]) == [t.id for t in ev.query_file.tasks]
     for v in ev.variants:
         assert list(tasks[v.name]) == [task_cell(t, ev.limit) for t in v.tasks]
+    # the tasks' queries, what the variants change and what each rule checks are drawn only when
+    # their expanders are opened (a first load draws less); opened, they hold the engine's figures
+    tables = literal_tables(at)
+    assert not {"quality_task_queries", "quality_variant_help", "quality_rules"} & set(tables), list(tables)
+    for key in ("quality_task_queries_open", "quality_variant_help_open", "quality_rules_open"):
+        at.session_state[key] = True  # as a click on the expander does
+    at.run()
+    assert not at.exception
     queries = frame(at, "task", "queries")
     assert list(queries.columns) == ["task", "queries", "expected"]
     assert list(queries["queries"]) == [" | ".join(t.queries) for t in ev.query_file.tasks]
@@ -805,6 +814,10 @@ def test_page_tables_equal_the_engine(samples):
     findings = frame(at, "severity", "finding")
     assert list(findings["finding"]) == [f.message for f in report.findings]
     assert [m.value for m in at.metric][:3] == [str(report.counts()[s]) for s in C.LINT_SEVERITIES]
+    rules = literal_tables(at)["quality_rules"]
+    assert list(rules["rule"]) == list(RULES)
+    assert list(rules["findings"]) == [f"{report.by_rule().get(r, 0):,}" for r in RULES]
+    assert list(literal_tables(at)["quality_variant_help"]["variant"]) == list(VARIANT_HELP)
 
 
 def test_page_variant_choice_and_miss_variant(samples):

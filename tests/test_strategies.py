@@ -760,6 +760,49 @@ def test_page_table_equals_the_engine(router_mode):
     assert _shown_rows(at) == _expected_rows(m.results(task_from_events(events)))
 
 
+#: The Strategies page's expanders whose content is drawn only when they are opened (session keys).
+LAZY_BOXES = ("strat_events_open", "strat_breakdown_open", "strat_how_open", "strat_rules_open")
+
+
+def _open_boxes(at: AppTest) -> None:
+    for key in LAZY_BOXES:
+        at.session_state[key] = True  # as a click on the expander does
+    at.run()
+    assert not at.exception, at.exception
+
+
+def test_page_draws_closed_expanders_only_when_opened(router_mode):
+    """The first load draws what is in view: the events as YAML, the up-front breakdown chart, how
+    each tool was reached and the rules applied wait until their expander is opened (the YAML's
+    syntax highlighting and a third chart cost the browser about a second on a first load); opened,
+    they show the engine's figures, and closing the events expander keeps the edited events."""
+    from toolsearch.analysis import charts
+    from toolsearch.analysis.strategies import STRATEGY_SUMMARIES
+
+    at = _page()
+    events = load_events(SAMPLE_SKILLS / "events.yaml")
+    m = StrategyModel(inspector_of([TEAM]), load_skills(SAMPLE_SKILLS), _sidebar_settings())
+    task = task_from_events(events)
+    results = m.results(task)
+    assert not at.code and "strat_how" not in literal_tables(at)
+    assert len(at.get("plotly_chart")) == 2  # the metrics and the timeline
+    assert not [t for t in at.text if t.value.startswith(f"{results[0].label}: ")]
+    _open_boxes(at)
+    assert [c.value for c in at.code] == [dump_events(events).rstrip("\n")]
+    charts_shown = [json.loads(c.proto.spec)["data"] for c in at.get("plotly_chart")]
+    assert len(charts_shown) == 3
+    breakdown = json.loads(charts.upfront_breakdown_figure(results, "chars4").to_json())["data"]
+    assert charts_shown[1] == breakdown
+    how = literal_tables(at)["strat_how"]
+    assert how[["strategy", "tool", "round trips (count)"]].values.tolist() == [
+        [r.label, t.tool, f"{t.round_trips:,}"] for r in results for t in r.per_tool]
+    texts = [t.value for t in at.text]
+    for r in results:
+        assert f"{r.label}: {STRATEGY_SUMMARIES[r.strategy]}" in texts
+    # the same table as before they were opened
+    assert _shown_rows(at) == _expected_rows(results)
+
+
 @pytest.mark.skipif(not (ROOT / "toolsearch" / "ui" / "strategies.py").exists(),
                     reason="the app has no Strategies page")
 def test_page_shows_skill_files_relative_to_the_working_folder(router_mode, monkeypatch):
@@ -808,6 +851,7 @@ def test_page_never_renders_skill_text_as_markup(router_mode, monkeypatch):
     st.cache_resource.clear()
     try:
         at = _page()
+        _open_boxes(at)  # every chart and table drawn
         markup = " ".join(str(e.value) for kind in ("markdown", "caption", "info", "error") for e in getattr(at, kind))
         assert "<script>" not in markup and "<i>evil</i>" not in markup and "**bold**" not in markup
         skills_table = _table(at, "description")
