@@ -37,6 +37,19 @@ slider move under 300 ms on the default catalog on Overview, What the model sees
 and Tuning, under 500 ms on ``cloudflare-flat``; warm page switches under 1 s; Strategies under
 2 s.
 
+``--first-load`` times instead the first load of the pages that compute the most when first
+opened (Strategies, Search quality & lint; ``--page`` picks others), until the page is quiet (the
+run has ended, Streamlit's running indicator is gone and nothing changed for 100 ms), with the
+CPU time the server and the browser used meanwhile (on a busy machine the wall times grow, the
+CPU times much less):
+
+* **cold**: a fresh ``streamlit run`` process and a fresh browser profile, the page's URL opened
+  directly (nothing cached on either side);
+* **warm**: the same URL in a new tab of the same browser and process (median of ``--warm``);
+* **first switch**: another fresh process, the Overview opened, then the page chosen in the
+  navigation (the page's first visit in that process), and **warm switch**: back to the Overview
+  and to the page again (median of ``--warm``).
+
 Usage::
 
     python -m benchmarks.browser                     # default catalog and cloudflare-flat, 8 moves
@@ -46,6 +59,7 @@ Usage::
     python -m benchmarks.browser --breakdown --page Search    # where a move's time goes
     python -m benchmarks.browser --app ../other-checkout/app.py  # another version, same conditions
     python -m benchmarks.browser --catalog-file big.json --moves 3 --no-switches  # a synth catalog
+    python -m benchmarks.browser --first-load        # Strategies and Search quality: cold and warm loads
 """
 
 from __future__ import annotations
@@ -74,6 +88,8 @@ STRATEGIES = ("Strategies", "strategies")
 OTHER_PAGES = [("Compare & collapse", "cache_diff"), ("Search quality & lint", "quality"), STRATEGIES,
                ("Scopes", "scopes"), ("Sessions", "sessions"), ("Report", "report")]
 QUIET_MS = 100
+#: The pages ``--first-load`` times by default (navigation title, URL path).
+FIRST_LOAD_PAGES = [STRATEGIES, ("Search quality & lint", "quality")]
 TIMEOUT_MS = 180_000
 #: An action that started no run within this long (ms) is repeated, at most RETRIES times.
 NO_RUN_MS = 20_000
@@ -377,6 +393,106 @@ def run(catalogs: list[str], pages: list[tuple[str, str]], moves: int, switches:
         browser.close()
 
 
+# Installed before the app's own scripts by --first-load: the last time (ms since the document's
+# navigation started) the page changed or showed that it was busy.
+_QUIET_PROBE = """(() => {
+  const q = window.__benchQuiet = {last: 0};
+  new MutationObserver(() => { q.last = performance.now(); })
+    .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+})();"""
+# True once the page has been idle for QUIET_MS: the app's run ended (not "initial" or "running"),
+# Streamlit's running indicator gone, the page's title drawn and no DOM change since.
+_QUIET_NOW = """(quietMs) => {
+  const q = window.__benchQuiet;
+  const app = document.querySelector('[data-testid="stApp"]');
+  const busy = !app || app.getAttribute('data-test-script-state') !== 'notRunning'
+    || document.querySelector('[data-testid="stStatusWidget"]') !== null || document.querySelector('h1') === null;
+  if (busy) { q.last = performance.now(); return false; }
+  return performance.now() - q.last > quietMs;
+}"""
+
+
+def _browser_cpu(browser_cdp) -> float:
+    """CPU seconds all of Chromium's processes have used so far."""
+    return sum(p["cpuTime"] for p in browser_cdp.send("SystemInfo.getProcessInfo")["processInfo"])
+
+
+def _until_quiet(page, server_pid: int, browser_cdp, action, start_js: str) -> tuple[float, float, float]:
+    """Run ``action()`` and wait until the page is quiet; return (seconds from ``start_js``, a
+    page-time expression in ms, to the last change or busy sign; server CPU s; browser CPU s)."""
+    server, browser = _cpu_seconds(server_pid), _browser_cpu(browser_cdp)
+    action()
+    page.wait_for_function(_QUIET_NOW, arg=QUIET_MS, timeout=TIMEOUT_MS, polling=20)
+    elapsed = page.evaluate(f"(window.__benchQuiet.last - ({start_js})) / 1000")
+    return elapsed, _cpu_seconds(server_pid) - server, _browser_cpu(browser_cdp) - browser
+
+
+def _fmt_loads(samples: list[tuple[float, float, float]]) -> str:
+    wall, server, browser = (statistics.median(s[i] for s in samples) for i in range(3))
+    return (f"{wall:6.2f} s until quiet (server CPU {server:5.2f} s, browser CPU {browser:5.2f} s)"
+            + (f", median of {len(samples)}" if len(samples) > 1 else ""))
+
+
+def first_loads(pages: list[tuple[str, str]], catalog: str | None, warm: int, port: int | None,
+                app: Path | None = None) -> None:
+    """Print the cold and warm first loads of ``pages`` (see the module docstring's
+    ``--first-load``); ``catalog``: a sample catalog name (default: the app's own default)."""
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    print(f"machine: {os.cpu_count()} CPUs; load average: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
+    if app is not None:
+        print(f"app: {app}")
+    query = f"?catalog={catalog}" if catalog else ""
+    print(f"catalog: {catalog or 'the default'}")
+    width = max(len(title) for title, _ in pages) + len(": first switch")
+    with sync_playwright() as pw:
+        def launch():
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+            return browser, browser.new_browser_cdp_session()
+
+        def new_page(browser):
+            page = browser.new_page(viewport={"width": 1500, "height": 1100})
+            page.add_init_script(_QUIET_PROBE)
+            return page
+
+        for title, path in pages:
+            with streamlit_app(port, app) as url:  # cold: a fresh process and browser
+                pid = SERVER_PIDS[url]
+                browser, cdp = launch()
+                page = new_page(browser)
+                cold = _until_quiet(page, pid, cdp, lambda: page.goto(f"{url}/{path}{query}", timeout=TIMEOUT_MS), "0")
+                print(f"{title + ': cold load':<{width}} {_fmt_loads([cold])}", flush=True)
+                samples = []
+                for _ in range(warm):
+                    page.close()
+                    page = new_page(browser)
+                    samples.append(_until_quiet(page, pid, cdp,
+                                                lambda: page.goto(f"{url}/{path}{query}", timeout=TIMEOUT_MS), "0"))
+                print(f"{title + ': warm load':<{width}} {_fmt_loads(samples)}", flush=True)
+                browser.close()
+            with streamlit_app(port, app) as url:  # the page's first visit in a process, from the Overview
+                pid = SERVER_PIDS[url]
+                browser, cdp = launch()
+                page = new_page(browser)
+                _until_quiet(page, pid, cdp, lambda: page.goto(f"{url}/{query}", timeout=TIMEOUT_MS), "0")
+                nav = page.locator('[data-testid="stSidebarNav"]')
+
+                def switch(name: str) -> tuple[float, float, float]:
+                    page.evaluate("window.__benchStart = performance.now()")
+                    return _until_quiet(page, pid, cdp, lambda: nav.get_by_role("link", name=name, exact=True).click(),
+                                        "window.__benchStart")
+
+                print(f"{title + ': first switch':<{width}} {_fmt_loads([switch(title)])}", flush=True)
+                samples = []
+                for _ in range(warm):
+                    switch(PAGES[0][0])
+                    samples.append(switch(title))
+                print(f"{title + ': warm switch':<{width}} {_fmt_loads(samples)}", flush=True)
+                browser.close()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.browser", description=__doc__.splitlines()[0])
     parser.add_argument("--catalog", action="append", dest="catalogs", metavar="NAME",
@@ -396,6 +512,11 @@ def main(argv: list[str] | None = None) -> None:
                              "server CPU, browser main thread)")
     parser.add_argument("--app", type=Path, metavar="APP_PY",
                         help="measure this app.py (another checkout, run from its folder) instead of this one's")
+    parser.add_argument("--first-load", action="store_true",
+                        help="time instead the cold and warm first loads of Strategies and Search quality & lint "
+                             "(or the --page pages) until the page is quiet")
+    parser.add_argument("--warm", type=int, default=3, help="warm loads and switches per page with --first-load "
+                                                            "(default 3)")
     parser.add_argument("--smoke", action="store_true",
                         help="a short run (default catalog, two pages, two moves, two switches) that finishes fast")
     args = parser.parse_args(argv)
@@ -408,6 +529,11 @@ def main(argv: list[str] | None = None) -> None:
         if unknown:
             parser.error(f"--page {unknown[0]!r}: not one of " + ", ".join(t for t, _ in PAGES + OTHER_PAGES))
         pages = [known[name.casefold()] for name in args.pages]
+    if args.first_load:
+        with linked_catalog(args.catalog_file) as linked:
+            first_loads(pages if args.pages else FIRST_LOAD_PAGES, linked or (args.catalogs or [None])[0],
+                        args.warm, args.port, args.app)
+        return
     switches, strategies = (0, False) if args.no_switches else (args.switches, True)
     with linked_catalog(args.catalog_file) as linked:
         extra = [linked] if linked else []
