@@ -91,6 +91,22 @@ def test_a_misspelled_command_flag_or_value_names_the_nearest():
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+def test_a_misspelled_required_flag_is_named_not_only_reported_missing():
+    """argparse reports a required option as missing before it reports the unknown flag the user
+    typed for it, so the message names the typo and the option it is close to."""
+    done = run_cli("recommend", "x.yaml", "--context-lenghts", "32k", "--goal", "names")
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("toolsearch recommend: error: the following arguments are required: "
+                                   "--context-lengths; '--context-lenghts' is not an option of this command: "
+                                   "did you mean '--context-lengths'?")
+    done = run_cli("check", "x.yaml", "--context-lengths", "32k", "--gaol=names")
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("toolsearch check: error: the following arguments are required: --goal; "
+                                   "'--gaol' is not an option of this command: did you mean '--goal'?")
+    done = run_cli("check", "x.yaml", "--context-lengths", "32k")  # nothing misspelt: argparse's words alone
+    assert done.stderr.strip() == "toolsearch check: error: the following arguments are required: --goal"
+
+
 def test_check_takes_json_as_every_other_command_does():
     """``check --json`` prints what ``check --format json`` prints; both together are refused."""
     catalog = ROOT / "sample_catalogs" / "team-workspace.yaml"

@@ -294,7 +294,31 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str):  # type: ignore[override]
         # one line whatever the arguments held: a newline in an unknown argument is a marker
         self.exit(2, f"{self.prog}: error: {reveal_line(message + self._swallowed_files(message))}"
-                     f"{did_you_mean(message)}\n")
+                     f"{reveal_line(self._misspelt_required(message))}{did_you_mean(message)}\n")
+
+    def _misspelt_required(self, message: str) -> str:
+        """For "the following arguments are required: --context-lengths" when the words given hold
+        a flag this command does not know that is close to the missing one (``--context-lenghts``):
+        argparse reports the missing option before the unknown one, so the typo itself would go
+        unsaid. ``""`` otherwise."""
+        required = "the following arguments are required: "
+        if not message.startswith(required):
+            return ""
+        missing = [name.strip() for name in message[len(required):].split(",") if name.strip().startswith("-")]
+        if not missing:
+            return ""
+        known = {o for action in self._actions for o in action.option_strings}
+        hints = []
+        for word in getattr(self, "_given", []):
+            flag = word.split("=", 1)[0]
+            if not flag.startswith("--") or flag in known:
+                continue
+            if self.allow_abbrev and any(option.startswith(flag) for option in known):
+                continue  # an abbreviation argparse accepts
+            guess = nearest(flag, missing)
+            if guess:
+                hints.append(f"'{flag}' is not an option of this command: did you mean '{guess}'?")
+        return f"; {'; '.join(hints)}" if hints else ""
 
     def _swallowed_files(self, message: str) -> str:
         """For "the following arguments are required: SOURCE" after a list option (``--sessions
