@@ -26,7 +26,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from .textfmt import ascii_digits, goal_argument, one_line, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
+from .textfmt import ascii_digits, github_command, goal_argument, one_line, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
 
 #: Shipped sample paths that :func:`use_shipped_samples` put in place of an argument, each with
 #: the argument as the user typed it (``docs/examples/diff-monday.yaml``), for output that names
@@ -282,6 +282,10 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
     return f"unrecognized arguments: {' '.join(extra)}" + (f"; {'; '.join(hints)}" if hints else "")
 
 
+#: The commands whose ``--format github`` reports bad input as a workflow annotation.
+GITHUB_FORMAT_COMMANDS = ("check", "lint")
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with usage errors on one stderr line (DESIGN.md: one-line message, exit 2), and the
     nearest command or value named when one is misspelled."""
@@ -293,8 +297,26 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         # one line whatever the arguments held: a newline in an unknown argument is a marker
-        self.exit(2, f"{self.prog}: error: {reveal_line(message + self._swallowed_files(message))}"
-                     f"{reveal_line(self._misspelt_required(message))}{did_you_mean(message)}\n")
+        line = (f"{reveal_line(message + self._swallowed_files(message))}"
+                f"{reveal_line(self._misspelt_required(message))}{did_you_mean(message)}")
+        title = self._github_title()
+        if title is not None:  # as for every other bad input of check/lint --format github
+            self._print_message(github_command("error", line, title=title) + "\n", sys.stdout)
+        self.exit(2, f"{self.prog}: error: {line}\n")
+
+    def _github_title(self) -> str | None:
+        """The annotation title (``toolsearch check: bad input``) when the words given ask ``check``
+        or ``lint`` for ``--format github``: a usage error (an unknown goal, a missing option) then
+        annotates the pull request too, as the commands' other bad input does. ``None`` otherwise."""
+        given = getattr(self, "_given", [])
+        words = self.prog.split()
+        command = words[1] if len(words) > 1 else next((w for w in given if not w.startswith("-")), None)
+        if command not in GITHUB_FORMAT_COMMANDS or "--json" in given:  # --json too: two formats, refused as such
+            return None
+        for index, word in enumerate(given):
+            if word == "--format=github" or (word == "--format" and given[index + 1:index + 2] == ["github"]):
+                return f"toolsearch {command}: bad input"
+        return None
 
     def _misspelt_required(self, message: str) -> str:
         """For "the following arguments are required: --context-lengths" when the words given hold
