@@ -107,6 +107,21 @@ def test_a_misspelled_required_flag_is_named_not_only_reported_missing():
     assert done.stderr.strip() == "toolsearch check: error: the following arguments are required: --goal"
 
 
+def test_another_commands_output_format_says_what_format_takes():
+    """``check --yaml`` (recommend's block) was answered "did you mean '--goal'", the nearest flag by
+    spelling; a format the command lacks now gets the formats its ``--format`` takes."""
+    done = run_cli("check", "x.yaml", "--context-lengths", "32k", "--goal", "names", "--yaml")
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("toolsearch: error: unrecognized arguments: --yaml; this command has no yaml "
+                                   "output: --format takes text, markdown, json, github")
+    done = run_cli("recommend", "x.yaml", "--context-lengths", "32k", "--goal", "names", "--csv")
+    assert done.stderr.strip() == ("toolsearch: error: unrecognized arguments: --csv; this command has no csv "
+                                   "output: --format takes text, markdown, json, yaml")
+    # sessions' --format names the files' format, not the output's: no such hint there
+    done = run_cli("sessions", "x.db", "--catalog", "y.yaml", "--yaml")
+    assert done.stderr.strip() == "toolsearch: error: unrecognized arguments: --yaml"
+
+
 def test_check_takes_json_as_every_other_command_does():
     """``check --json`` prints what ``check --format json`` prints; both together are refused."""
     catalog = ROOT / "sample_catalogs" / "team-workspace.yaml"

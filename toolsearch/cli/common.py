@@ -242,6 +242,11 @@ def did_you_mean(message: str) -> str:
     return f"; did you mean '{guess}'?" if guess else ""
 
 
+#: The output formats some command takes as a flag of its own or a ``--format`` value; given as a flag
+#: to a command whose output ``--format`` lacks it, the message says what ``--format`` takes.
+OUTPUT_FORMAT_WORDS = ("text", "markdown", "json", "yaml", "csv", "github")
+
+
 def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
     """The message for arguments ``parser`` does not know, naming the nearest option of ``parser``
     for each misspelled flag (``--jsn`` → ``--json``), and ``--format json`` for ``--json`` where the
@@ -257,6 +262,11 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
             flag = arg.split("=", 1)[0]
             if flag.startswith("--") and flag[2:] in formats:  # check --json: its output is --format json
                 hints.append(f"did you mean '--format {flag[2:]}' for '{arg}'?")
+                continue
+            if "text" in formats and flag.startswith("--") and flag[2:] in OUTPUT_FORMAT_WORDS:
+                # another command's output format (check --yaml, recommend --csv): the nearest
+                # option by spelling (--goal for --yaml) would be no help
+                hints.append(f"this command has no {flag[2:]} output: --format takes {', '.join(formats)}")
                 continue
             guess = nearest(flag, options)
             if guess:
