@@ -898,8 +898,12 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
                 # "--keep github,slack" reads as one name: each option takes one server
                 one_each = (f"; one server per {option}: {' '.join(f'{option} {part}' for part in parts)}"
                             if len(parts) > 1 and all(part in known for part in parts) else "")
+                # a misspelt name gets the nearest one, which the list may not show (12 at most)
+                folded = {server.casefold(): server for server in known}
+                guess = folded.get(name.casefold()) or nearest(name, known)
+                near = f"; did you mean {quoted(guess)}?" if guess and len(parts) == 1 else ""
                 raise ToolsearchError(f"{command}: {option}: no server named {quoted(name)} in the catalog (servers: "
-                                      f"{shown}){one_each}")
+                                      f"{shown}){one_each}{near}")
     both = sorted(set(args.except_servers) & set(args.keep_servers))
     if both:
         raise ToolsearchError(f"{command}: {', '.join(both)}: a server cannot be given to both --except and --keep")
