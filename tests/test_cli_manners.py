@@ -82,6 +82,12 @@ def test_a_misspelled_command_flag_or_value_names_the_nearest():
     assert done.stderr.strip() == "toolsearch: error: unrecognized arguments: --jsn; did you mean '--json' for '--jsn'?"
     done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "namez")
     assert done.returncode == 2 and "did you mean 'names'?" in done.stderr
+    done = run_cli("recommend", "x.yaml", "--context-lengths", "1k,1m", "--goal", "NAMES,1m=Full")
+    assert done.returncode == 2 and done.stderr.strip().endswith("'NAMES': expected a goal (full, names, listed, "
+                                                                 "any) or LENGTH=GOAL such as 200k=full; did you mean "
+                                                                 "'names'?")
+    done = run_cli("recommend", "x.yaml", "--context-lengths", "1k,1m", "--goal", "names,1m=Full")
+    assert done.returncode == 2 and done.stderr.strip().endswith("did you mean 'full'?")
     done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "any", "--markdown")
     assert done.returncode == 2
     assert done.stderr.strip() == ("toolsearch: error: unrecognized arguments: --markdown; did you mean "

@@ -474,7 +474,7 @@ def goal_argument(text: str, empty_items: bool = False) -> GoalArgument:
         length_text, sep, value = part.rpartition("=")
         value = value.strip()
         if value not in GOALS:
-            close = difflib.get_close_matches(value, GOALS, n=1, cutoff=0.6)
+            close = difflib.get_close_matches(value.casefold(), GOALS, n=1, cutoff=0.6)  # NAMES, Full too
             raise argparse.ArgumentTypeError(f"{quoted(part)}: expected a goal ({choices}) or LENGTH=GOAL such as 200k=full"
                                              + (f"; did you mean '{close[0]}'?" if close else ""))
         if not sep:
