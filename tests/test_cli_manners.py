@@ -92,6 +92,12 @@ def test_a_misspelled_command_flag_or_value_names_the_nearest():
     assert done.returncode == 2
     assert done.stderr.strip() == ("toolsearch: error: unrecognized arguments: --markdown; did you mean "
                                    "'--format markdown' for '--markdown'?")
+    done = run_cli("PLAN", "x.yaml")  # capitals: the choice it equals but for case
+    assert done.returncode == 2 and done.stderr.strip().endswith("did you mean 'plan'?")
+    done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "any", "--format", "JSON")
+    assert done.returncode == 2 and done.stderr.strip().endswith("did you mean 'json'?")
+    done = run_cli("plan", "x.yaml", "--tokenizer", "O200K_BASE")
+    assert done.returncode == 2 and done.stderr.strip().endswith("did you mean 'o200k_base'?")
     done = run_cli("qwertyuiop")
     assert done.returncode == 2 and "did you mean" not in done.stderr  # nothing close: no guess
     assert len(done.stderr.strip().splitlines()) == 1

@@ -226,7 +226,11 @@ _INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\
 
 
 def nearest(word: str, candidates: Sequence[str]) -> str | None:
-    """The candidate closest to a misspelled ``word`` (difflib's ratio, at least 0.6), or ``None``."""
+    """The candidate closest to a misspelled ``word``: the one it equals but for case (``JSON`` for
+    ``json``), else the closest by difflib's ratio (at least 0.6), or ``None``."""
+    same = [candidate for candidate in candidates if candidate.casefold() == word.casefold()]
+    if same:
+        return same[0]
     found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return found[0] if found else None
 
@@ -899,8 +903,7 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
                 one_each = (f"; one server per {option}: {' '.join(f'{option} {part}' for part in parts)}"
                             if len(parts) > 1 and all(part in known for part in parts) else "")
                 # a misspelt name gets the nearest one, which the list may not show (12 at most)
-                folded = {server.casefold(): server for server in known}
-                guess = folded.get(name.casefold()) or nearest(name, known)
+                guess = nearest(name, known)
                 near = f"; did you mean {quoted(guess)}?" if guess and len(parts) == 1 else ""
                 raise ToolsearchError(f"{command}: {option}: no server named {quoted(name)} in the catalog (servers: "
                                       f"{shown}){one_each}{near}")
