@@ -77,6 +77,44 @@ def use_shipped_samples(args: argparse.Namespace) -> None:
             setattr(args, key, replaced if isinstance(value, list) else replaced[0])
 
 
+#: The arguments that name files to read (``args`` keys), which :func:`missing_sample_error` checks.
+INPUT_FILE_KEYS = frozenset({"sources", "catalog", "baseline", "files", "test", "tune", "sessions",
+                             "session_sources", "config", "config_a", "config_b", "events", "skills",
+                             "query_file", "scope_file", "profile", "profile_a", "profile_b"})
+
+
+def missing_sample_error(args: argparse.Namespace) -> str | None:
+    """The error for an input file that does not exist and is a shipped sample misnamed, after
+    :func:`use_shipped_samples`, else ``None``: a sample named without its folder
+    (``team-workspace.yaml``, which the README calls the team-workspace catalog) says the path that
+    reads it, and a misspelt one under a sample folder (``sample_catalogs/team-workspac.yaml``) the
+    nearest shipped name. Other missing files are left to the reader's own message."""
+    names_too = getattr(args, "command", None) in ("describe", "call")  # SOURCE... then tool names
+    for key, value in vars(args).items():
+        if key not in INPUT_FILE_KEYS:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, str) or not item or item == "-" or Path(item).exists():
+                continue
+            if names_too and key == "sources" and not item.startswith(SAMPLE_FOLDERS):
+                continue
+            folder = next((f for f in SAMPLE_FOLDERS if item.startswith(f + "/")), None)
+            if folder is not None:  # use_shipped_samples found no shipped file of that name
+                shipped = samples_dir(folder)
+                names = sorted(p.relative_to(shipped).as_posix() for p in shipped.rglob("*") if p.is_file()) \
+                    if shipped.is_dir() else []
+                guess = nearest(item[len(folder) + 1:], names)
+                if guess is not None:
+                    return (f"{item}: no such file here, and no shipped sample of that name; "
+                            f"did you mean {folder}/{guess}?")
+            elif "/" not in item and os.sep not in item:
+                for sample_folder in SAMPLE_FOLDERS:
+                    if (samples_dir(sample_folder) / item).is_file():
+                        return (f"{item}: no such file in this folder; the shipped sample of that name is "
+                                f"{sample_folder}/{item} (that path reads it from any folder)")
+    return None
+
+
 #: Words that stand for the user's files in the text toolsearch prints (the ``# gate:`` line of
 #: ``recommend --yaml``, usage lines): given as they are, they name no file.
 PLACEHOLDERS = ("CATALOG", "OLD_CATALOG", "SOURCE", "SOURCE...", "CATALOG...")
