@@ -155,7 +155,10 @@ def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None
     if failed:
         raise ToolsearchError(f"{command}: {side}{counted(len(failed), 'server')} did not list "
                               f"{agree(failed, 'its', 'their')} tools ({', '.join(failed)}; the reason is above), so "
-                              "the catalog is incomplete; fix the server, or use a catalog saved by toolsearch snapshot")
+                              f"the catalog is incomplete; fix {agree(failed, 'the server', 'the servers')} or leave "
+                              f"{agree(failed, 'it', 'them')} out of the config, or give a catalog toolsearch snapshot "
+                              f"saved while {agree(failed, 'it listed its', 'they listed their')} tools (a snapshot "
+                              f"taken now records {agree(failed, 'it', 'them')} as failed)")
 
 
 def refuse_unread_items(command: str, inspector: Inspector) -> None:
