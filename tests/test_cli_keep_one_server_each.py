@@ -58,3 +58,13 @@ def test_a_misspelt_server_beyond_the_twelve_shown_is_still_guessed(tmp_path):
                    cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1].endswith("and 9 more); did you mean 'warehouse'?")
+
+
+@pytest.mark.parametrize("command", ["recommend", "check"])
+def test_a_server_given_to_both_options_is_told_which_does_what(command, tmp_path):
+    done = run_cli(command, CATALOG, "--context-lengths", "32k", "--goal", "listed", "--except", "slack",
+                   "--keep", "slack", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (f"toolsearch: error: {command}: slack: a server cannot be given to both "
+                                            "--except and --keep (--except lets it collapse, --keep keeps it named); "
+                                            "give it to the one you mean")

@@ -950,7 +950,8 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
                                       f"{shown}){one_each}{near}")
     both = sorted(set(args.except_servers) & set(args.keep_servers))
     if both:
-        raise ToolsearchError(f"{command}: {', '.join(both)}: a server cannot be given to both --except and --keep")
+        raise ToolsearchError(f"{command}: {', '.join(both)}: a server cannot be given to both --except and --keep "
+                              "(--except lets it collapse, --keep keeps it named); give it to the one you mean")
     registered = {t.server for t in inspector.registration.tools}
     for name in args.keep_servers:
         if name not in registered:  # nothing of it reaches the model: "kept named" would hold with nothing named
