@@ -524,6 +524,21 @@ def test_output_redirected_onto_the_config_it_reads_is_refused(tmp_path):
     assert config.read_text(encoding="utf-8").startswith("tools:\n  tool_search:\n    threshold_pct: 3\n# toolsearch")
 
 
+def test_output_redirected_onto_the_catalog_it_reads_is_refused(tmp_path):
+    """``toolsearch recommend catalog.yaml ... --yaml > catalog.yaml`` (or a harness ``config.yaml``
+    given as the catalog): the shell empties the file first, and the command said only "got an empty
+    document". It now says what happened, as for ``--config``."""
+    catalog = tmp_path / "catalog.yaml"
+    catalog.write_text((ROOT / "sample_catalogs" / "five-servers.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    args = [*toolsearch_command(), "recommend", str(catalog), "--context-lengths", "200k", "--goal", "names", "--yaml"]
+    with catalog.open("w", encoding="utf-8") as out:  # what "> catalog.yaml" does
+        done = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == 2 and catalog.read_text(encoding="utf-8") == ""
+    assert done.stderr == (f"toolsearch: error: {catalog}: standard output is redirected onto this catalog file, so "
+                           "the shell emptied it before it could be read; restore it (from version control or a "
+                           "backup) and write the output to another file\n")
+
+
 def test_the_gate_line_copied_with_its_placeholder_says_what_to_put_there(tmp_path):
     """The ``# gate:`` line of the block the app exports (it has no file name for a sample or an
     upload) names the catalog ``CATALOG``; run as it is, it said only "CATALOG: cannot read file (No

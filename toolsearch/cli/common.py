@@ -115,6 +115,27 @@ def missing_sample_error(args: argparse.Namespace) -> str | None:
     return None
 
 
+#: How :func:`stdout_onto_input_error` names an input file by the argument that gave it.
+_INPUT_WORDS = {"sources": "catalog", "catalog": "catalog", "files": "catalog", "baseline": "--baseline",
+                "sessions": "session", "session_sources": "session", "config": "--config"}
+
+
+def stdout_onto_input_error(args: argparse.Namespace) -> str | None:
+    """:func:`refuse_stdout_onto` for every file the command reads (:data:`INPUT_FILE_KEYS`): the
+    message for the first one standard output is redirected onto (``recommend catalog.yaml --yaml >
+    catalog.yaml``, which the shell emptied), else ``None``."""
+    for key, value in vars(args).items():
+        if key not in INPUT_FILE_KEYS:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and item and item != "-":
+                try:
+                    refuse_stdout_onto(item, _INPUT_WORDS.get(key, "input"))
+                except ToolsearchError as exc:
+                    return str(exc)
+    return None
+
+
 #: Words that stand for the user's files in the text toolsearch prints (the ``# gate:`` line of
 #: ``recommend --yaml``, usage lines): given as they are, they name no file.
 PLACEHOLDERS = ("CATALOG", "OLD_CATALOG", "SOURCE", "SOURCE...", "CATALOG...")
