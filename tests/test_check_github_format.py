@@ -10,7 +10,10 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from conftest import run_cli
+from toolsearch.cli.textfmt import github_data
 
 ROOT = Path(__file__).resolve().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -109,7 +112,8 @@ def test_exit_status_as_for_text() -> None:
                               "within a budget of 1,600 tokens; the goal needs full")
     assert other[0].startswith("toolsearch check failed (1 condition missed): ")
     bad = run_cli("check", TEAM, "--context-lengths", "32k", "--goal", "sometimes", "--format", "github")
-    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.returncode == 2  # bad input: one annotation, as every exit 2 of --format github
+    assert bad.stdout.startswith("::error title=toolsearch check%3A bad input::argument --goal: 'sometimes'")
 
 
 def test_a_worse_change_is_a_warning_without_the_option_and_an_error_with_it() -> None:
@@ -153,3 +157,25 @@ def test_bad_input_is_an_error_annotation_too(tmp_path):
     # the other formats print nothing on standard output for bad input
     text = run_cli("check", "catalog.yaml", "--context-lengths", "32k", "--goal", "names", cwd=tmp_path)
     assert (text.returncode, text.stdout, text.stderr) == (2, "", done.stderr)
+
+
+@pytest.mark.parametrize("command, args, message", [
+    ("check", ("--context-lengths", "32k", "--goal", "namez", "--format", "github"),
+     "argument --goal: 'namez': expected a goal (full, names, listed, any) or LENGTH=GOAL such as 200k=full; "
+     "did you mean 'names'?"),
+    ("check", ("--context-lengths", "32k", "--format=github"), "the following arguments are required: --goal"),
+    ("check", ("--context-lengths", "32k", "--goal", "names", "--format", "github", "--hedroom", "3"),
+     "unrecognized arguments: --hedroom 3; did you mean '--headroom' for '--hedroom'?"),
+    ("lint", ("--format", "github", "--severty", "error"),
+     "unrecognized arguments: --severty error; did you mean '--severity' for '--severty'?"),
+])
+def test_a_usage_error_is_an_error_annotation_too(command, args, message):
+    """A workflow whose gate command has a wrong goal or a misspelt option exited 2 with the line on
+    stderr and no annotation, unlike every other bad input of ``--format github``: the pull request
+    showed a failed check and no reason. The usage error is now one ``::error`` too."""
+    done = run_cli(command, TEAM, *args)
+    assert done.returncode == 2
+    assert done.stdout == f"::error title=toolsearch {command}%3A bad input::{github_data(message)}\n"
+    assert done.stderr.endswith(f"error: {message}\n")
+    text = run_cli(command, TEAM, *[a for a in args if "github" not in a and a != "--format"])
+    assert (text.returncode, text.stdout) == (2, "")  # the other formats: standard output stays empty

@@ -122,3 +122,18 @@ def test_a_port_that_is_not_a_number_is_refused():
     done = run_cli("app", "--server.port", "80x")
     assert done.returncode == 2
     assert done.stderr.strip() == "toolsearch: --server.port: expected a port number from 1 to 65535, got '80x'"
+
+
+@pytest.mark.parametrize("options, line", [
+    (["--port", "8650"], "toolsearch: app: --port is not an option of the app; the app takes Streamlit's options, "
+                         "and this one is --server.port (toolsearch app --server.port 8650)"),
+    (["--host=0.0.0.0"], "toolsearch: app: --host is not an option of the app; the app takes Streamlit's options, "
+                         "and this one is --server.address (toolsearch app --server.address=0.0.0.0)"),
+])
+def test_a_web_server_shorthand_is_one_line_naming_the_streamlit_option(options, line):
+    """``toolsearch app --port 8650`` got Streamlit's usage text of ``streamlit run`` (several
+    lines, a command the user did not type) and exit status 2: now one line that names the
+    Streamlit option it means, and nothing is started."""
+    done = run_cli("app", *options)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [line]

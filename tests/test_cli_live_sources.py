@@ -83,6 +83,21 @@ def test_a_config_where_some_server_listed_still_works_with_the_failure_warned(t
     assert "toolsearch: live: broken: failed after " in done.stderr and "error" not in done.stderr
 
 
+@pytest.mark.live
+def test_recommend_refusing_a_partly_listed_config_gives_a_way_out(tmp_path):
+    """``recommend`` refuses a config one of whose servers did not list its tools; its advice was
+    "use a catalog saved by toolsearch snapshot", and a snapshot taken then records the server as
+    failed, which ``recommend`` refuses in turn. The line now also offers leaving the server out, and
+    says which snapshot does: one taken while the server listed its tools."""
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {
+        "local": {"command": sys.executable, "args": [str(SERVER), "--name", "local"]},
+        "broken": {"args": ["x"]}}})
+    done = run_cli("recommend", config, "--context-lengths", "32k", "--goal", "names")
+    _refused(done, "toolsearch: error: recommend: 1 server did not list its tools ('broken'; the reason is above), "
+                   "so the catalog is incomplete; fix the server or leave it out of the config, or give a catalog "
+                   "toolsearch snapshot saved while it listed its tools (a snapshot taken now records it as failed)")
+
+
 @pytest.mark.parametrize("args", [
     ("check", "{c}", "--context-lengths", "32k", "--goal", "names"), ("costs", "{c}"), ("report", "{c}", "-o", "{o}"),
     ("eval", "{c}", str(QUERIES)), ("diff", "{c}", str(TEAM)), ("collapse", "{c}"),

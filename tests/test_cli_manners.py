@@ -82,13 +82,56 @@ def test_a_misspelled_command_flag_or_value_names_the_nearest():
     assert done.stderr.strip() == "toolsearch: error: unrecognized arguments: --jsn; did you mean '--json' for '--jsn'?"
     done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "namez")
     assert done.returncode == 2 and "did you mean 'names'?" in done.stderr
+    done = run_cli("recommend", "x.yaml", "--context-lengths", "1k,1m", "--goal", "NAMES,1m=Full")
+    assert done.returncode == 2 and done.stderr.strip().endswith("'NAMES': expected a goal (full, names, listed, "
+                                                                 "any) or LENGTH=GOAL such as 200k=full; did you mean "
+                                                                 "'names'?")
+    done = run_cli("recommend", "x.yaml", "--context-lengths", "1k,1m", "--goal", "names,1m=Full")
+    assert done.returncode == 2 and done.stderr.strip().endswith("did you mean 'full'?")
     done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "any", "--markdown")
     assert done.returncode == 2
     assert done.stderr.strip() == ("toolsearch: error: unrecognized arguments: --markdown; did you mean "
                                    "'--format markdown' for '--markdown'?")
+    done = run_cli("PLAN", "x.yaml")  # capitals: the choice it equals but for case
+    assert done.returncode == 2 and done.stderr.strip().endswith("did you mean 'plan'?")
+    done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "any", "--format", "JSON")
+    assert done.returncode == 2 and done.stderr.strip().endswith("did you mean 'json'?")
+    done = run_cli("plan", "x.yaml", "--tokenizer", "O200K_BASE")
+    assert done.returncode == 2 and done.stderr.strip().endswith("did you mean 'o200k_base'?")
     done = run_cli("qwertyuiop")
     assert done.returncode == 2 and "did you mean" not in done.stderr  # nothing close: no guess
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_misspelled_required_flag_is_named_not_only_reported_missing():
+    """argparse reports a required option as missing before it reports the unknown flag the user
+    typed for it, so the message names the typo and the option it is close to."""
+    done = run_cli("recommend", "x.yaml", "--context-lenghts", "32k", "--goal", "names")
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("toolsearch recommend: error: the following arguments are required: "
+                                   "--context-lengths; '--context-lenghts' is not an option of this command: "
+                                   "did you mean '--context-lengths'?")
+    done = run_cli("check", "x.yaml", "--context-lengths", "32k", "--gaol=names")
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("toolsearch check: error: the following arguments are required: --goal; "
+                                   "'--gaol' is not an option of this command: did you mean '--goal'?")
+    done = run_cli("check", "x.yaml", "--context-lengths", "32k")  # nothing misspelt: argparse's words alone
+    assert done.stderr.strip() == "toolsearch check: error: the following arguments are required: --goal"
+
+
+def test_another_commands_output_format_says_what_format_takes():
+    """``check --yaml`` (recommend's block) was answered "did you mean '--goal'", the nearest flag by
+    spelling; a format the command lacks now gets the formats its ``--format`` takes."""
+    done = run_cli("check", "x.yaml", "--context-lengths", "32k", "--goal", "names", "--yaml")
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("toolsearch: error: unrecognized arguments: --yaml; this command has no yaml "
+                                   "output: --format takes text, markdown, json, github")
+    done = run_cli("recommend", "x.yaml", "--context-lengths", "32k", "--goal", "names", "--csv")
+    assert done.stderr.strip() == ("toolsearch: error: unrecognized arguments: --csv; this command has no csv "
+                                   "output: --format takes text, markdown, json, yaml")
+    # sessions' --format names the files' format, not the output's: no such hint there
+    done = run_cli("sessions", "x.db", "--catalog", "y.yaml", "--yaml")
+    assert done.stderr.strip() == "toolsearch: error: unrecognized arguments: --yaml"
 
 
 def test_check_takes_json_as_every_other_command_does():
@@ -479,6 +522,21 @@ def test_output_redirected_onto_the_config_it_reads_is_refused(tmp_path):
         done = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert config.read_text(encoding="utf-8").startswith("tools:\n  tool_search:\n    threshold_pct: 3\n# toolsearch")
+
+
+def test_output_redirected_onto_the_catalog_it_reads_is_refused(tmp_path):
+    """``toolsearch recommend catalog.yaml ... --yaml > catalog.yaml`` (or a harness ``config.yaml``
+    given as the catalog): the shell empties the file first, and the command said only "got an empty
+    document". It now says what happened, as for ``--config``."""
+    catalog = tmp_path / "catalog.yaml"
+    catalog.write_text((ROOT / "sample_catalogs" / "five-servers.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    args = [*toolsearch_command(), "recommend", str(catalog), "--context-lengths", "200k", "--goal", "names", "--yaml"]
+    with catalog.open("w", encoding="utf-8") as out:  # what "> catalog.yaml" does
+        done = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == 2 and catalog.read_text(encoding="utf-8") == ""
+    assert done.stderr == (f"toolsearch: error: {catalog}: standard output is redirected onto this catalog file, so "
+                           "the shell emptied it before it could be read; restore it (from version control or a "
+                           "backup) and write the output to another file\n")
 
 
 def test_the_gate_line_copied_with_its_placeholder_says_what_to_put_there(tmp_path):

@@ -200,7 +200,8 @@ def test_cli_recommend_per_length_text_json_and_yaml():
 
 
 @pytest.mark.parametrize("goal, error", [
-    ("names,64k=full", "recommend: --goal: a goal is given for 64K, which is not among --context-lengths (32K, 200K, 1M)"),
+    ("names,64k=full", "recommend: --goal: a goal is given for 64K, which is not among --context-lengths (32K, 200K, 1M); "
+                       "add it to --context-lengths, or leave its goal out of --goal\n"),
     ("32k=names", "recommend: --goal: no goal for 200K, 1M"),
     ("names,fulll", "argument --goal: 'fulll': expected a goal (full, names, listed, any) or LENGTH=GOAL"),
     # a blank length is not read as 'unknown'

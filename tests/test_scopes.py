@@ -176,6 +176,17 @@ def test_scoped_inspector_is_cached_and_shares_the_registry(inspector):
     assert scoped.scoped(Scope("b", ("billing",))) is inspector.scoped(Scope("b", ("billing",)))
 
 
+def test_a_misspelt_scope_server_gets_the_nearest_name(inspector):
+    """A typo in a scope's server list was only "not in the catalog": the session then sees fewer
+    servers than meant, and the name it was meant to be is said too."""
+    scope = Scope("s", servers=("slak", "Linear", "zzz", "sla*"))
+    assert scope_notes(scope, inspector.registration) == [
+        "scope 's': server 'slak' is not in the catalog; did you mean 'slack'?",
+        "scope 's': server 'Linear' is not in the catalog; did you mean 'linear'?",
+        "scope 's': server 'zzz' is not in the catalog",
+    ]
+
+
 def test_scope_notes(inspector):
     scope = Scope("odd", servers=("slack", "jira"), include=("post_*", "nothing_*"))
     assert scope_notes(scope, inspector.registration) == [
@@ -452,7 +463,7 @@ def test_cli_scope_file_selection_and_errors(catalog_file, tmp_path):
     assert "--scope support: expected NAME=SERVER,SERVER (or give --scope-file FILE" in bare.stderr
     typo = run_cli("plan", catalog_file, "--scope", "s=slak", "--json")
     assert typo.returncode == 0
-    assert "toolsearch: warning: scope 's': server 'slak' is not in the catalog" in typo.stderr
+    assert "toolsearch: warning: scope 's': server 'slak' is not in the catalog; did you mean 'slack'?" in typo.stderr
 
 
 def test_cli_hermes_config_as_scope_file(catalog_file, tmp_path):

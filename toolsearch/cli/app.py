@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -55,6 +56,35 @@ def _option(options: list[str], name: str) -> str | None:
     return value
 
 
+#: Short options people give a web server, and the Streamlit option each one means.
+SHORTHANDS = {"--port": "--server.port", "-p": "--server.port", "--host": "--server.address",
+              "--address": "--server.address", "--headless": "--server.headless"}
+
+
+def shorthand_problem(options: list[str]) -> str | None:
+    """One line for a server option Streamlit spells otherwise (``--port 8650`` for ``--server.port
+    8650``), or None: Streamlit's own refusal is a usage text of ``streamlit run``, several lines
+    long, that a ``toolsearch app`` user did not type."""
+    for index, item in enumerate(options):
+        name, sep, value = item.partition("=")
+        if name in SHORTHANDS:
+            meant = SHORTHANDS[name]
+            following = options[index + 1:index + 2]
+            if not sep and following and not following[0].startswith("-"):
+                value = following[0]  # --port 8650
+            return (f"app: {name} is not an option of the app; the app takes Streamlit's options, and "
+                    f"this one is {meant} (toolsearch app {meant}{sep or ' '}{_shown(value)})")
+    return None
+
+
+def _shown(value: str) -> str:
+    """An option's value as the hint writes it: as typed when it is a plain word or number
+    (``8650``, ``0.0.0.0``), else quoted; ``VALUE`` for none."""
+    if not value:
+        return "VALUE"
+    return value if re.fullmatch(r"[\w.:-]+", value, re.ASCII) else quoted(value)
+
+
 def port_problem(options: list[str]) -> str | None:
     """Why the port asked for with ``--server.port`` (or ``STREAMLIT_SERVER_PORT``) cannot serve
     the app, as one line, or None when none was asked for or it is free.
@@ -94,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     """Start Streamlit on the app (it replaces this process where the system allows, so Ctrl-C and
     signals reach Streamlit directly). Returns Streamlit's exit status otherwise, or 2 with one
     line on stderr when the port asked for cannot be used (:func:`port_problem`)."""
-    problem = port_problem(list(args.streamlit_options))
+    problem = shorthand_problem(list(args.streamlit_options)) or port_problem(list(args.streamlit_options))
     if problem is not None:
         print(f"toolsearch: {problem}", file=sys.stderr)
         return 2

@@ -43,7 +43,7 @@ from .examples import add_examples
 from .common import (GOAL_HELP, Parser, cites_docs_page, goal_argument, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, reconfigured_servers, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
+                     placeholder_error, missing_sample_error, stdout_onto_input_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, reconfigured_servers, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
                      load_sources, add_no_servers_argument, server_refusal)
 
 if TYPE_CHECKING:
@@ -1325,7 +1325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         forget_decided_status()
         readers.forget_stdin()
         use_shipped_samples(args)
-        placeholder = placeholder_error(args)
+        placeholder = placeholder_error(args) or missing_sample_error(args) or stdout_onto_input_error(args)
         if placeholder is not None:
             print(f"toolsearch: error: {placeholder}", file=sys.stderr)
             return 2

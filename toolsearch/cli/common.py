@@ -26,7 +26,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from .textfmt import ascii_digits, goal_argument, one_line, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
+from .textfmt import ascii_digits, github_command, goal_argument, one_line, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
 
 #: Shipped sample paths that :func:`use_shipped_samples` put in place of an argument, each with
 #: the argument as the user typed it (``docs/examples/diff-monday.yaml``), for output that names
@@ -77,6 +77,65 @@ def use_shipped_samples(args: argparse.Namespace) -> None:
             setattr(args, key, replaced if isinstance(value, list) else replaced[0])
 
 
+#: The arguments that name files to read (``args`` keys), which :func:`missing_sample_error` checks.
+INPUT_FILE_KEYS = frozenset({"sources", "catalog", "baseline", "files", "test", "tune", "sessions",
+                             "session_sources", "config", "config_a", "config_b", "events", "skills",
+                             "query_file", "scope_file", "profile", "profile_a", "profile_b"})
+
+
+def missing_sample_error(args: argparse.Namespace) -> str | None:
+    """The error for an input file that does not exist and is a shipped sample misnamed, after
+    :func:`use_shipped_samples`, else ``None``: a sample named without its folder
+    (``team-workspace.yaml``, which the README calls the team-workspace catalog) says the path that
+    reads it, and a misspelt one under a sample folder (``sample_catalogs/team-workspac.yaml``) the
+    nearest shipped name. Other missing files are left to the reader's own message."""
+    names_too = getattr(args, "command", None) in ("describe", "call")  # SOURCE... then tool names
+    for key, value in vars(args).items():
+        if key not in INPUT_FILE_KEYS:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, str) or not item or item == "-" or Path(item).exists():
+                continue
+            if names_too and key == "sources" and not item.startswith(SAMPLE_FOLDERS):
+                continue
+            folder = next((f for f in SAMPLE_FOLDERS if item.startswith(f + "/")), None)
+            if folder is not None:  # use_shipped_samples found no shipped file of that name
+                shipped = samples_dir(folder)
+                names = sorted(p.relative_to(shipped).as_posix() for p in shipped.rglob("*") if p.is_file()) \
+                    if shipped.is_dir() else []
+                guess = nearest(item[len(folder) + 1:], names)
+                if guess is not None:
+                    return (f"{item}: no such file here, and no shipped sample of that name; "
+                            f"did you mean {folder}/{guess}?")
+            elif "/" not in item and os.sep not in item:
+                for sample_folder in SAMPLE_FOLDERS:
+                    if (samples_dir(sample_folder) / item).is_file():
+                        return (f"{item}: no such file in this folder; the shipped sample of that name is "
+                                f"{sample_folder}/{item} (that path reads it from any folder)")
+    return None
+
+
+#: How :func:`stdout_onto_input_error` names an input file by the argument that gave it.
+_INPUT_WORDS = {"sources": "catalog", "catalog": "catalog", "files": "catalog", "baseline": "--baseline",
+                "sessions": "session", "session_sources": "session", "config": "--config"}
+
+
+def stdout_onto_input_error(args: argparse.Namespace) -> str | None:
+    """:func:`refuse_stdout_onto` for every file the command reads (:data:`INPUT_FILE_KEYS`): the
+    message for the first one standard output is redirected onto (``recommend catalog.yaml --yaml >
+    catalog.yaml``, which the shell emptied), else ``None``."""
+    for key, value in vars(args).items():
+        if key not in INPUT_FILE_KEYS:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and item and item != "-":
+                try:
+                    refuse_stdout_onto(item, _INPUT_WORDS.get(key, "input"))
+                except ToolsearchError as exc:
+                    return str(exc)
+    return None
+
+
 #: Words that stand for the user's files in the text toolsearch prints (the ``# gate:`` line of
 #: ``recommend --yaml``, usage lines): given as they are, they name no file.
 PLACEHOLDERS = ("CATALOG", "OLD_CATALOG", "SOURCE", "SOURCE...", "CATALOG...")
@@ -117,7 +176,10 @@ def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None
     if failed:
         raise ToolsearchError(f"{command}: {side}{counted(len(failed), 'server')} did not list "
                               f"{agree(failed, 'its', 'their')} tools ({', '.join(failed)}; the reason is above), so "
-                              "the catalog is incomplete; fix the server, or use a catalog saved by toolsearch snapshot")
+                              f"the catalog is incomplete; fix {agree(failed, 'the server', 'the servers')} or leave "
+                              f"{agree(failed, 'it', 'them')} out of the config, or give a catalog toolsearch snapshot "
+                              f"saved while {agree(failed, 'it listed its', 'they listed their')} tools (a snapshot "
+                              f"taken now records {agree(failed, 'it', 'them')} as failed)")
 
 
 def refuse_unread_items(command: str, inspector: Inspector) -> None:
@@ -226,7 +288,11 @@ _INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\
 
 
 def nearest(word: str, candidates: Sequence[str]) -> str | None:
-    """The candidate closest to a misspelled ``word`` (difflib's ratio, at least 0.6), or ``None``."""
+    """The candidate closest to a misspelled ``word``: the one it equals but for case (``JSON`` for
+    ``json``), else the closest by difflib's ratio (at least 0.6), or ``None``."""
+    same = [candidate for candidate in candidates if candidate.casefold() == word.casefold()]
+    if same:
+        return same[0]
     found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return found[0] if found else None
 
@@ -240,6 +306,11 @@ def did_you_mean(message: str) -> str:
     choices = [c.strip().strip("'\"") for c in match.group(2).split(",")]
     guess = nearest(match.group(1), choices)
     return f"; did you mean '{guess}'?" if guess else ""
+
+
+#: The output formats some command takes as a flag of its own or a ``--format`` value; given as a flag
+#: to a command whose output ``--format`` lacks it, the message says what ``--format`` takes.
+OUTPUT_FORMAT_WORDS = ("text", "markdown", "json", "yaml", "csv", "github")
 
 
 def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
@@ -257,6 +328,11 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
             flag = arg.split("=", 1)[0]
             if flag.startswith("--") and flag[2:] in formats:  # check --json: its output is --format json
                 hints.append(f"did you mean '--format {flag[2:]}' for '{arg}'?")
+                continue
+            if "text" in formats and flag.startswith("--") and flag[2:] in OUTPUT_FORMAT_WORDS:
+                # another command's output format (check --yaml, recommend --csv): the nearest
+                # option by spelling (--goal for --yaml) would be no help
+                hints.append(f"this command has no {flag[2:]} output: --format takes {', '.join(formats)}")
                 continue
             guess = nearest(flag, options)
             if guess:
@@ -282,6 +358,10 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
     return f"unrecognized arguments: {' '.join(extra)}" + (f"; {'; '.join(hints)}" if hints else "")
 
 
+#: The commands whose ``--format github`` reports bad input as a workflow annotation.
+GITHUB_FORMAT_COMMANDS = ("check", "lint")
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with usage errors on one stderr line (DESIGN.md: one-line message, exit 2), and the
     nearest command or value named when one is misspelled."""
@@ -293,8 +373,50 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         # one line whatever the arguments held: a newline in an unknown argument is a marker
-        self.exit(2, f"{self.prog}: error: {reveal_line(message + self._swallowed_files(message))}"
-                     f"{did_you_mean(message)}\n")
+        line = (f"{reveal_line(message + self._swallowed_files(message))}"
+                f"{reveal_line(self._misspelt_required(message))}{did_you_mean(message)}")
+        title = self._github_title()
+        if title is not None:  # as for every other bad input of check/lint --format github
+            self._print_message(github_command("error", line, title=title) + "\n", sys.stdout)
+        self.exit(2, f"{self.prog}: error: {line}\n")
+
+    def _github_title(self) -> str | None:
+        """The annotation title (``toolsearch check: bad input``) when the words given ask ``check``
+        or ``lint`` for ``--format github``: a usage error (an unknown goal, a missing option) then
+        annotates the pull request too, as the commands' other bad input does. ``None`` otherwise."""
+        given = getattr(self, "_given", [])
+        words = self.prog.split()
+        command = words[1] if len(words) > 1 else next((w for w in given if not w.startswith("-")), None)
+        if command not in GITHUB_FORMAT_COMMANDS or "--json" in given:  # --json too: two formats, refused as such
+            return None
+        for index, word in enumerate(given):
+            if word == "--format=github" or (word == "--format" and given[index + 1:index + 2] == ["github"]):
+                return f"toolsearch {command}: bad input"
+        return None
+
+    def _misspelt_required(self, message: str) -> str:
+        """For "the following arguments are required: --context-lengths" when the words given hold
+        a flag this command does not know that is close to the missing one (``--context-lenghts``):
+        argparse reports the missing option before the unknown one, so the typo itself would go
+        unsaid. ``""`` otherwise."""
+        required = "the following arguments are required: "
+        if not message.startswith(required):
+            return ""
+        missing = [name.strip() for name in message[len(required):].split(",") if name.strip().startswith("-")]
+        if not missing:
+            return ""
+        known = {o for action in self._actions for o in action.option_strings}
+        hints = []
+        for word in getattr(self, "_given", []):
+            flag = word.split("=", 1)[0]
+            if not flag.startswith("--") or flag in known:
+                continue
+            if self.allow_abbrev and any(option.startswith(flag) for option in known):
+                continue  # an abbreviation argparse accepts
+            guess = nearest(flag, missing)
+            if guess:
+                hints.append(f"'{flag}' is not an option of this command: did you mean '{guess}'?")
+        return f"; {'; '.join(hints)}" if hints else ""
 
     def _swallowed_files(self, message: str) -> str:
         """For "the following arguments are required: SOURCE" after a list option (``--sessions
@@ -842,11 +964,15 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
                 # "--keep github,slack" reads as one name: each option takes one server
                 one_each = (f"; one server per {option}: {' '.join(f'{option} {part}' for part in parts)}"
                             if len(parts) > 1 and all(part in known for part in parts) else "")
+                # a misspelt name gets the nearest one, which the list may not show (12 at most)
+                guess = nearest(name, known)
+                near = f"; did you mean {quoted(guess)}?" if guess and len(parts) == 1 else ""
                 raise ToolsearchError(f"{command}: {option}: no server named {quoted(name)} in the catalog (servers: "
-                                      f"{shown}){one_each}")
+                                      f"{shown}){one_each}{near}")
     both = sorted(set(args.except_servers) & set(args.keep_servers))
     if both:
-        raise ToolsearchError(f"{command}: {', '.join(both)}: a server cannot be given to both --except and --keep")
+        raise ToolsearchError(f"{command}: {', '.join(both)}: a server cannot be given to both --except and --keep "
+                              "(--except lets it collapse, --keep keeps it named); give it to the one you mean")
     registered = {t.server for t in inspector.registration.tools}
     for name in args.keep_servers:
         if name not in registered:  # nothing of it reaches the model: "kept named" would hold with nothing named

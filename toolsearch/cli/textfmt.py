@@ -437,8 +437,10 @@ class GoalArgument:
         lengths = list(context_lengths)
         stray = [c for c in self.by_length if c not in lengths]
         if stray:
+            it, its = ("it", "its goal") if len(stray) == 1 else ("them", "their goals")
             raise ValueError(f"a goal is given for {', '.join(context_words(c) for c in stray)}, which is not among "
-                             f"--context-lengths ({', '.join(context_words(c) for c in lengths)})")
+                             f"--context-lengths ({', '.join(context_words(c) for c in lengths)}); add {it} to "
+                             f"--context-lengths, or leave {its} out of --goal")
         missing = [c for c in lengths if c not in self.by_length]
         if self.goal is None and missing:
             raise ValueError(f"no goal for {', '.join(context_words(c) for c in missing)}: name every length "
@@ -474,7 +476,7 @@ def goal_argument(text: str, empty_items: bool = False) -> GoalArgument:
         length_text, sep, value = part.rpartition("=")
         value = value.strip()
         if value not in GOALS:
-            close = difflib.get_close_matches(value, GOALS, n=1, cutoff=0.6)
+            close = difflib.get_close_matches(value.casefold(), GOALS, n=1, cutoff=0.6)  # NAMES, Full too
             raise argparse.ArgumentTypeError(f"{quoted(part)}: expected a goal ({choices}) or LENGTH=GOAL such as 200k=full"
                                              + (f"; did you mean '{close[0]}'?" if close else ""))
         if not sep:

@@ -18,6 +18,7 @@ Scopes come from the command line (:func:`parse_scope_arg`), from a scope file
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import functools
 import re
@@ -278,11 +279,25 @@ def scoped_registration(registration: Registration, scope: Scope) -> Registratio
     return Registration(tools=tools, problems=registration.problems, naming=registration.naming, server_kinds=kinds)
 
 
+def _nearest_server(entry: str, servers: Iterable[str]) -> str:
+    """``"; did you mean 'slack'?"`` for a scope entry that is a misspelt server name (the one it
+    equals but for case, else the closest by difflib's ratio, at least 0.6); ``""`` for a pattern
+    or when nothing is close."""
+    if _is_glob(entry):
+        return ""
+    names = sorted(servers)
+    guess = next((n for n in names if n.casefold() == entry.casefold()), None)
+    if guess is None:
+        close = difflib.get_close_matches(entry, names, n=1, cutoff=0.6)
+        guess = close[0] if close else None
+    return f"; did you mean {quoted(guess)}?" if guess else ""
+
+
 def scope_notes(scope: Scope, registration: Registration) -> list[str]:
     """Human notes about a scope on a catalog: entries that name no server, patterns that match
     no tool of the reachable servers."""
     kinds = _server_kinds(registration)
-    notes = [f"scope {quoted(scope.name)}: server {quoted(e)} is not in the catalog"
+    notes = [f"scope {quoted(scope.name)}: server {quoted(e)} is not in the catalog{_nearest_server(e, kinds)}"
              for e in scope.unmatched_servers(kinds)]
     reachable = scope.server_names(kinds)
     tools = [t for t in registration.tools if t.server in reachable]
