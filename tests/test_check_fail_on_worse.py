@@ -33,7 +33,7 @@ SENTENCE = "worse than the baseline: server listed worse: slack (names → summa
 def test_a_server_collapsing_against_the_baseline_fails_in_every_format() -> None:
     text = run_cli(*COLLAPSE, "--fail-on-worse")
     assert text.returncode == 1, text.stderr
-    assert text.stdout.startswith("toolsearch check failed: ")
+    assert text.stdout.startswith("toolsearch check failed at 4,600 tokens: ")
     assert f"\nat 4,600 tokens: {SENTENCE}\n" in text.stdout
     assert "200K: worse" not in text.stdout  # Tuesday's listing is larger there, still full
     markdown = run_cli(*COLLAPSE, "--fail-on-worse", "--format", "markdown")

@@ -20,8 +20,9 @@ def test_check_text_writes_lengths_as_recommend_does():
     done = run_cli(*ARGS)
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == ("toolsearch check failed: every tool with its short description (form full) "
-                        "at 4K, 12,345 tokens, 1M")
+    # the verdict names where it fails; the goal line, every length checked
+    assert lines[0] == ("toolsearch check failed at 4K and 12,345 tokens: every tool with its short description "
+                        "(form full) at 4K, 12,345 tokens, 1M")
     assert [line.split("  ")[0] for line in lines[4:7]] == ["4K", "12,345 tokens", "1M"]
     assert any(line.startswith("at 4K and 12,345 tokens: the listing is mixed and names") for line in lines), lines
     assert "32,000" not in done.stdout and "1,000,000" not in done.stdout
@@ -32,6 +33,7 @@ def test_check_text_writes_lengths_as_recommend_does():
 
 def test_check_markdown_and_github_write_the_same_labels_and_json_the_numbers():
     markdown = run_cli(*ARGS, "--format", "markdown").stdout
+    assert markdown.startswith("### toolsearch check failed at 4K and 12,345 tokens: every tool with its short ")
     assert "Context lengths 4K, 12,345 tokens, 1M · threshold_pct 5%, listing_max_tokens 4,000," in markdown
     assert "\n| 4K | 200 | 1 | mixed |" in markdown and "\n| 1M | 4,000 | 1 | full |" in markdown
     assert "\n- at 4K and 12,345 tokens: the listing is" in markdown

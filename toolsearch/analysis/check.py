@@ -604,6 +604,16 @@ def _condition_lines(pairs: Sequence[tuple[ContextOutcome, Miss]]) -> tuple[tupl
     return tuple(lines)
 
 
+def failing_at(result: CheckResult) -> str:
+    """Where the check fails, for its verdict: the lengths it fails at when it holds at others, as
+    :func:`failure_lines` words them (``at 16K``, ``at 4K and 12,345 tokens``); ``at every length``
+    when it fails at each of several; ``""`` when it passes or only one length is checked."""
+    failing = [c.outcome.context_length for c in result.lengths if not c.holds]
+    if not failing or len(result.lengths) == 1:
+        return ""
+    return "at every length" if len(failing) == len(result.lengths) else _at_lengths(failing)
+
+
 def failure_items(result: CheckResult) -> tuple[tuple[str, str], ...]:
     """:func:`failure_lines` with each line's :attr:`Miss.kind` (``keep``, ``goal``, ``size``,
     ``headroom``, ``worse``), as ``(kind, line)`` pairs in the same order."""

@@ -759,7 +759,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
             cells, baseline_notes = _baseline_cells(result.lengths)
             for row, cell in zip(rows, cells):
                 row.append(cell)
-    verdict = "passed" if result.passed else "failed"
+    # where it fails, as the lines under the table word it (the goal line names every length checked)
+    verdict = "passed" if result.passed else " ".join(filter(None, ("failed", check_mod.failing_at(result))))
     # as recommend says it, after the servers the sessions called: what keeping them keeps named besides
     called_lines += [one_line(line) for line in keep_forces_lines(result)]
     columns_line = (one_line(session_columns_line(evidence.sessions_read, [c.outcome for c in result.lengths]))
