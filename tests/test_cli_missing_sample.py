@@ -23,6 +23,17 @@ from conftest import run_cli
       "--sessions", "sample_sessions/stat.db"),
      "sample_sessions/stat.db: no such file here, and no shipped sample of that name; did you mean "
      "sample_sessions/state.db?"),
+    # eval's query file (the last file, or --test/--tune) is looked up among the shipped query files,
+    # which share their catalogs' names: the catalog of that name would be read as queries and refused
+    (("eval", "sample_catalogs/team-workspace.yaml", "team-workspace.yaml"),
+     "team-workspace.yaml: no such file in this folder; the shipped query file of that name is "
+     "sample_catalogs/queries/team-workspace.yaml (that path reads it from any folder)"),
+    (("eval", "sample_catalogs/team-workspace.yaml", "--test", "team-workspace-agent.yaml"),
+     "team-workspace-agent.yaml: no such file in this folder; the shipped query file of that name is "
+     "sample_catalogs/queries/team-workspace-agent.yaml (that path reads it from any folder)"),
+    (("eval", "team-workspace.yaml", "sample_catalogs/queries/team-workspace.yaml"),
+     "team-workspace.yaml: no such file in this folder; the shipped sample of that name is "
+     "sample_catalogs/team-workspace.yaml (that path reads it from any folder)"),
 ])
 def test_a_misnamed_sample_says_where_the_sample_is(args, line, tmp_path):
     done = run_cli(*args, cwd=tmp_path)

@@ -93,9 +93,15 @@ def missing_sample_error(args: argparse.Namespace) -> str | None:
     for key, value in vars(args).items():
         if key not in INPUT_FILE_KEYS:
             continue
-        for item in value if isinstance(value, list) else [value]:
+        items = value if isinstance(value, list) else [value]
+        for index, item in enumerate(items):
             if not isinstance(item, str) or not item or item == "-" or Path(item).exists():
                 continue
+            if "/" not in item and os.sep not in item and _is_query_file(args, key, index, len(items)):
+                queries = samples_dir("sample_catalogs") / "queries"
+                if (queries / item).is_file():  # a query file shares its catalog's name
+                    return (f"{item}: no such file in this folder; the shipped query file of that name is "
+                            f"sample_catalogs/queries/{item} (that path reads it from any folder)")
             if names_too and key == "sources" and not item.startswith(SAMPLE_FOLDERS):
                 continue
             folder = next((f for f in SAMPLE_FOLDERS if item.startswith(f + "/")), None)
@@ -113,6 +119,14 @@ def missing_sample_error(args: argparse.Namespace) -> str | None:
                         return (f"{item}: no such file in this folder; the shipped sample of that name is "
                                 f"{sample_folder}/{item} (that path reads it from any folder)")
     return None
+
+
+def _is_query_file(args: argparse.Namespace, key: str, index: int, count: int) -> bool:
+    """Whether the ``index``-th of ``count`` files under ``key`` is an ``eval`` query file: ``--test``,
+    ``--tune``, or the last file without ``--test`` (``eval CATALOG... QUERIES``)."""
+    if getattr(args, "command", None) != "eval":
+        return False
+    return key in ("test", "tune") or (key == "files" and not getattr(args, "test", None) and index == count - 1)
 
 
 #: How :func:`stdout_onto_input_error` names an input file by the argument that gave it.
