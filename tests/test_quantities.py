@@ -212,6 +212,21 @@ def test_deferred_schemas_listing_and_budget_are_one_number_on_every_surface(cat
     saved = Q.saved_per_request(plan)
     assert pages["overview"].metric(Q.SAVED.name) == f"{saved:,}"
     assert _report_row(report, Q.SAVED.name.lower()) == saved
+    assert f"saved per request: {saved:,} tokens ({Q.saved_share_words(plan)})\n" in text
+
+
+def test_plan_says_when_tool_search_costs_more_than_it_saves(tmp_path):
+    # two small tools: the bridge tools and the listing outweigh the schemas they defer
+    path = tmp_path / "tiny.yaml"
+    path.write_text("servers:\n- name: notes\n  tools:\n  - name: add_note\n    description: Add a note.\n"
+                    "  - name: list_notes\n    description: List notes.\n", encoding="utf-8")
+    plan = Inspector.from_files([path]).plan(parse_config({}), CONTEXT, "chars4")
+    saved = Q.saved_per_request(plan)
+    assert saved < 0 and Q.saved_share_words(plan) is None
+    text = run_cli("plan", path, "--context-length", CONTEXT).stdout
+    assert f"\nsaved per request: {saved:,} tokens: tool search sends more than the schemas it defers\n" in text
+    off = run_cli("plan", path, "--context-length", CONTEXT, "--enabled", "off")
+    assert off.returncode == 0 and "saved per request" not in off.stdout  # nothing deferred, nothing to save
 
 
 @pytest.mark.parametrize("catalog", CATALOGS)

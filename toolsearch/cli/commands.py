@@ -433,6 +433,10 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
     print(f"{Q.TOOLS_ARRAY.name.lower()}: {Q.tools_array(plan):,} tokens; {Q.ALL_SCHEMAS.name.lower()}: "
           f"{Q.all_schemas_up_front(plan):,} tokens; {Q.DEFERRED_SCHEMAS.name.lower()}: "
           f"{Q.deferred_schemas(plan):,} tokens ({plan.display_tokenizer})")
+    if plan.activated:  # as the Overview's metric and the report's summary say it
+        saved, share = Q.saved_per_request(plan), Q.saved_share_words(plan)
+        print(f"{Q.SAVED.name.lower()}: {saved:,} tokens" + (f" ({share})" if share else "")
+              + (": tool search sends more than the schemas it defers" if saved < 0 else ""))
     if getattr(args, "transport", None) is not None:
         print(transport_note(args.transport, plan.activated))
     for note in plan.notes:
