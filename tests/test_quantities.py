@@ -21,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables, run_cli
 from toolsearch.analysis import quantities as Q
+from toolsearch.ui.sources import UPLOAD
 from toolsearch.analysis.strategies import StrategyModel, StrategySettings
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
@@ -224,7 +225,17 @@ def test_plan_says_when_tool_search_costs_more_than_it_saves(tmp_path):
     saved = Q.saved_per_request(plan)
     assert saved < 0 and Q.saved_share_words(plan) is None
     text = run_cli("plan", path, "--context-length", CONTEXT).stdout
-    assert f"\nsaved per request: {saved:,} tokens: tool search sends more than the schemas it defers\n" in text
+    assert f"\nsaved per request: {saved:,} tokens: tool search adds {-saved:,} tokens per request here; " \
+           "consider `enabled: off`\n" in text
+    # the Overview, with the same file uploaded, says it in the same words (at its default 200K)
+    overview = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    overview.run()
+    overview.sidebar.selectbox(key="catalog").set_value(UPLOAD).run()
+    overview.session_state["_upload_store"] = [("tiny.yaml", path.read_bytes())]
+    overview.run()
+    assert not overview.exception, overview.exception
+    assert [e.value for e in overview.error] == [f"Tool search adds {-saved:,} tokens per request here; consider "
+                                                 "`enabled: off`."]
     off = run_cli("plan", path, "--context-length", CONTEXT, "--enabled", "off")
     assert off.returncode == 0 and "saved per request" not in off.stdout  # nothing deferred, nothing to save
 

@@ -246,6 +246,17 @@ def saved_share_words(plan: Plan) -> str | None:
     return f"{shown}% of {ALL_SCHEMAS.name.lower()}"
 
 
+def costs_more_words(plan: Plan) -> str | None:
+    """When tool search makes the request larger than sending every schema (a negative
+    :data:`SAVED`), the verdict in words, as the Overview page and ``plan`` say it: ``"tool search
+    adds 710 tokens per request here; consider enabled: off"``; ``None`` otherwise (or when tool
+    search is not active)."""
+    extra = -saved_per_request(plan)
+    if not plan.activated or extra <= 0:
+        return None
+    return f"tool search adds {extra:,} tokens per request here; consider `enabled: off`"
+
+
 def context_share(tokens: int, context_length: int | None) -> str | None:
     """``tokens`` as a share of the context length, as every surface prints it (the Overview, the
     Scopes page's ``% of context`` column, the HTML report's summary, ``recommend``'s large-share

@@ -26,7 +26,7 @@ from ..engine.profile import load_profile
 from ..engine import readers
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
-from .textfmt import (list_items, one_line, output_file, output_problem, write_output_file, parse_context_length as _context_length, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
+from .textfmt import (list_items, one_line, output_file, output_problem, write_output_file, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe, legacy_command_safe,
                       THOUSANDS_ZERO_GROUP, name_cell, runner_safe, split_context_lengths, text_table as _table,
                       whole_number)
@@ -435,8 +435,8 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
           f"{Q.deferred_schemas(plan):,} tokens ({plan.display_tokenizer})")
     if plan.activated:  # as the Overview's metric and the report's summary say it
         saved, share = Q.saved_per_request(plan), Q.saved_share_words(plan)
-        print(f"{Q.SAVED.name.lower()}: {saved:,} tokens" + (f" ({share})" if share else "")
-              + (": tool search sends more than the schemas it defers" if saved < 0 else ""))
+        more = Q.costs_more_words(plan)
+        print(f"{Q.SAVED.name.lower()}: {saved:,} tokens" + (f" ({share})" if share else "") + (f": {more}" if more else ""))
     if getattr(args, "transport", None) is not None:
         print(transport_note(args.transport, plan.activated))
     for note in plan.notes:

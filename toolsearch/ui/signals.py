@@ -124,9 +124,9 @@ def tier2_remedy(plan: Plan) -> str:
 
 def cost_verdict(plan: Plan) -> None:
     """When tool search makes the request larger than sending every schema: say so, with the cost."""
-    extra = plan.tools_tokens - plan.eager_tokens
-    if plan.activated and extra > 0:
-        st.error(f"Tool search adds {extra:,} tokens per request here; consider `enabled: off`.", icon=":material/payments:")
+    words = Q.costs_more_words(plan)
+    if words:
+        st.error(f"{words[0].upper()}{words[1:]}.", icon=":material/payments:")
 
 
 def context_overflow(plan: Plan, context_length: int | None) -> None:
