@@ -338,7 +338,7 @@ def test_cost_verdict_when_tool_search_costs_more():
     eager, tools = (int(m.value) for m in at.metric)
     assert tools > eager  # one tiny tool: three bridge tools cost more than its schema
     assert [e.value for e in at.error] == [
-        f"Tool search adds {tools - eager:,} tokens per request here; consider `enabled: off`."]
+        f"Tool search adds {tools - eager:,} tokens per request here; consider enabled: off."]
 
 
 def test_a_clipped_parameter_description_keeps_a_url_literal():

@@ -226,7 +226,7 @@ def test_plan_says_when_tool_search_costs_more_than_it_saves(tmp_path):
     assert saved < 0 and Q.saved_share_words(plan) is None
     text = run_cli("plan", path, "--context-length", CONTEXT).stdout
     assert f"\nsaved per request: {saved:,} tokens: tool search adds {-saved:,} tokens per request here; " \
-           "consider `enabled: off`\n" in text
+           "consider enabled: off\n" in text
     # the Overview, with the same file uploaded, says it in the same words (at its default 200K)
     overview = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     overview.run()
@@ -235,7 +235,7 @@ def test_plan_says_when_tool_search_costs_more_than_it_saves(tmp_path):
     overview.run()
     assert not overview.exception, overview.exception
     assert [e.value for e in overview.error] == [f"Tool search adds {-saved:,} tokens per request here; consider "
-                                                 "`enabled: off`."]
+                                                 "enabled: off."]
     off = run_cli("plan", path, "--context-length", CONTEXT, "--enabled", "off")
     assert off.returncode == 0 and "saved per request" not in off.stdout  # nothing deferred, nothing to save
 

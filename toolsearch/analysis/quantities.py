@@ -248,13 +248,13 @@ def saved_share_words(plan: Plan) -> str | None:
 
 def costs_more_words(plan: Plan) -> str | None:
     """When tool search makes the request larger than sending every schema (a negative
-    :data:`SAVED`), the verdict in words, as the Overview page and ``plan`` say it: ``"tool search
+    :data:`SAVED`), the verdict in words, as the Overview page, the report and ``plan`` say it: ``"tool search
     adds 710 tokens per request here; consider enabled: off"``; ``None`` otherwise (or when tool
     search is not active)."""
     extra = -saved_per_request(plan)
     if not plan.activated or extra <= 0:
         return None
-    return f"tool search adds {extra:,} tokens per request here; consider `enabled: off`"
+    return f"tool search adds {extra:,} tokens per request here; consider enabled: off"
 
 
 def context_share(tokens: int, context_length: int | None) -> str | None:

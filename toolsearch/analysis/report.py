@@ -187,8 +187,8 @@ def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context
         (f"{Q.DEFERRED_SCHEMAS.name.lower()} ({plan.display_tokenizer})", _tokens(Q.deferred_schemas(plan))),
         (Q.SAVED.name.lower(), _tokens(saved) + (f" ({Q.saved_share_words(plan)})" if Q.saved_share_words(plan) else "")),
     ]
-    if plan.activated and saved < 0:
-        rows.append(("verdict", f"tool search adds {-saved:,} tokens per request here; consider enabled: off"))
+    if Q.costs_more_words(plan):
+        rows.append(("verdict", Q.costs_more_words(plan)))
     return _table(["", "value"], rows)
 
 
