@@ -235,3 +235,35 @@ def test_report_on_a_client_config_gives_the_snapshot_and_a_gate_that_reads_it(t
     assert saved.returncode == 0 and (tmp_path / "catalog.yaml").exists(), saved.stderr
     checked = run_cli(*shlex.split(gate.removeprefix("# gate: "))[1:], cwd=tmp_path)
     assert checked.returncode == 0, gate + "\n" + checked.stdout + checked.stderr
+
+
+def test_the_gate_line_reads_the_harness_config_recommend_was_given(tmp_path) -> None:
+    """recommend --config FILE: the block is merged into FILE, so the gate line reads FILE (as
+    typed, shell-quoted), in the --yaml block, the text and Markdown output and the report; the
+    gate, run as given after the merge, passes."""
+    import html
+
+    (tmp_path / "five.yaml").write_bytes((ROOT / "sample_catalogs" / "five-servers.yaml").read_bytes())
+    harness = tmp_path / "my harness" / "config.yaml"
+    harness.parent.mkdir()
+    harness.write_text("model: some-model\ntools:\n  tool_search:\n    threshold_pct: 2\n", encoding="utf-8")
+    args = ("five.yaml", "--context-lengths", "32k,200k", "--goal", "names", "--config", "my harness/config.yaml")
+    made = run_cli("recommend", *args, "--yaml", cwd=tmp_path)
+    assert made.returncode == 0, made.stdout + made.stderr
+    gate = next(line for line in made.stdout.splitlines() if line.startswith("# gate: ")).removeprefix("# gate: ")
+    assert gate.startswith("toolsearch check five.yaml --config 'my harness/config.yaml' --strict "), gate
+    text = run_cli("recommend", *args, cwd=tmp_path).stdout
+    markdown = run_cli("recommend", *args, "--format", "markdown", cwd=tmp_path).stdout
+    assert f"gate: {gate}" in text.splitlines() and f"**Gate:** `{gate}`" in markdown
+    report = run_cli("report", *args, "--no-lint", "--no-strategies", "-o", "report.html", cwd=tmp_path)
+    assert report.returncode == 0, report.stderr
+    assert f"# gate: {gate}" in html.unescape((tmp_path / "report.html").read_text(encoding="utf-8"))
+    # merged into the harness config (its other keys kept), the gate reads it and passes
+    merged = yaml.safe_load(harness.read_text(encoding="utf-8"))
+    merged["tools"] = yaml.safe_load(made.stdout)["tools"]
+    harness.write_text(yaml.safe_dump(merged), encoding="utf-8")
+    checked = run_cli(*shlex.split(gate)[1:], cwd=tmp_path)
+    assert checked.returncode == 0, gate + "\n" + checked.stdout + checked.stderr
+    # without --config the gate reads config.yaml, as before
+    plain = run_cli("recommend", *args[:5], "--yaml", cwd=tmp_path).stdout
+    assert "# gate: toolsearch check five.yaml --config config.yaml --strict " in plain

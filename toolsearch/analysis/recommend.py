@@ -1877,13 +1877,14 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
 
 def gate_lines(rec: MultiRecommendation, *, tool_names: str = "prefixed", profile: str | None = None,
                scope: str | None = None, catalogs: Sequence[str] = (),
-               client_configs: Sequence[str] = ()) -> list[tuple[str, str | None, str]]:
+               client_configs: Sequence[str] = (), config_file: str = "config.yaml") -> list[tuple[str, str | None, str]]:
     """The lines that gate a build on ``rec``, as ``(label, command, words)``: ``recommend --yaml``
     writes each as a ``# label: command (words)`` comment, ``recommend --format markdown`` as a
     ``**Label:**`` line. When it is reached: a ``snapshot`` line first when ``catalogs`` hold MCP
     client configs (:func:`snapshot_command`), then the ``gate`` line (:func:`check_command`); with
     a session ``scope``, a ``gate`` line without a command that says why there is none. Not
-    reached: no line (there is no promise to gate)."""
+    reached: no line (there is no promise to gate). ``config_file`` is the harness config the gate
+    reads (the one the block is merged into)."""
     if not rec.reached:
         return []
     if scope is not None:
@@ -1892,7 +1893,7 @@ def gate_lines(rec: MultiRecommendation, *, tool_names: str = "prefixed", profil
     if any(c in client_configs for c in catalogs):  # check --strict starts no server: it reads their snapshot
         out.append(("snapshot", snapshot_command(catalogs, client_configs),
                     "run where the servers start; the gate reads the saved catalog and starts no server"))
-    out.append(("gate", check_command(rec, tool_names=tool_names, profile=profile, catalogs=catalogs,
+    out.append(("gate", check_command(rec, config_file, tool_names=tool_names, profile=profile, catalogs=catalogs,
                                       client_configs=client_configs), ""))
     return out
 
@@ -1900,6 +1901,7 @@ def gate_lines(rec: MultiRecommendation, *, tool_names: str = "prefixed", profil
 def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_name: str, fingerprint: str,
                  version: str, tool_names: str = "prefixed", profile: str | None = None,
                  scope: str | None = None, catalogs: Sequence[str] = (), client_configs: Sequence[str] = (),
+                 config_file: str = "config.yaml",
                  lowered: Sequence[tuple[int | None, str]] = (), ladder: Ladder | None = None) -> str:
     """The harness config block for a recommendation, with where it came from.
 
@@ -1971,7 +1973,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     # one block serves every session: say what the sessions outside the scope get
     lines += [f"# {_comment_text(line)}" for line in outside_scope_lines(rec)]
     for label, command, words in gate_lines(rec, tool_names=tool_names, profile=profile, scope=scope,
-                                            catalogs=catalogs, client_configs=client_configs):
+                                            catalogs=catalogs, client_configs=client_configs,
+                                            config_file=config_file):
         lines.append("# " + (gate_line_text(label, _comment_safe(command), words) if command
                              else gate_line_text(label, None, _comment_text(words))))
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,

@@ -326,7 +326,7 @@ def _goals(inspector: Inspector, config: ToolSearchConfig, context_length: int |
 def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, config: ToolSearchConfig,
                     fingerprint: str | None, profile_path: str | None, catalogs: Sequence[str] = (),
                     warnings: Sequence[str] = (), client_configs: Sequence[str] = (),
-                    compared_with: ToolSearchConfig | None = None) -> str:
+                    compared_with: ToolSearchConfig | None = None, config_file: str = "config.yaml") -> str:
     """The multi-length recommendation as ``toolsearch recommend`` words it (the same lines, the
     same per-length table and the same harness config block as ``recommend --yaml``); where it
     lists less is weighed against ``compared_with`` (default: ``config``)."""
@@ -343,7 +343,8 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
     block = export_block(rec, base, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
                          version=__version__, tool_names=inspector.naming, profile=profile_path,
                          scope=inspector.scope.name if inspector.scope is not None else None,
-                         catalogs=catalogs, client_configs=client_configs, lowered=lowered, ladder=ladder)
+                         catalogs=catalogs, client_configs=client_configs, config_file=config_file,
+                         lowered=lowered, ladder=ladder)
     differs = ""
     if (rec.threshold_pct, rec.listing_max_tokens) != (config.threshold_pct, config.listing_max_tokens):
         differs = ("<p class=\"muted\">" + esc(
@@ -553,7 +554,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
                  recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
                  catalogs: Sequence[str] = (), recommendation_warnings: Sequence[str] = (),
                  context_note: str = "", client_configs: Sequence[str] = (),
-                 compared_with: ToolSearchConfig | None = None) -> str:
+                 compared_with: ToolSearchConfig | None = None, config_file: str = "config.yaml") -> str:
     """The HTML report (one self-contained document, UTF-8 text).
 
     Args:
@@ -586,7 +587,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
             the catalog was registered with, for the block's ``# gate:`` line (``None``: the shipped
             one); ``catalogs``: the catalog files as given, which that line names (none: ``CATALOG``,
             as in the app), and ``client_configs`` the MCP client configs among them, which that line
-            reads from the catalog file a ``# snapshot:`` line saves; ``recommendation_warnings``: sentences (plain text) shown as warnings
+            reads from the catalog file a ``# snapshot:`` line saves; ``config_file``: the harness
+            config that line reads (``report --config`` as typed); ``recommendation_warnings``: sentences (plain text) shown as warnings
             under its verdict, e.g. what the catalog lacks that ``toolsearch recommend`` refuses
             it for (the app's pages; the command refuses such a catalog instead).
         context_note: why the report is planned at ``context_length`` (e.g. ``the shortest of
@@ -602,7 +604,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
     name = inspector.catalog.name
     recommended_section = ("Recommended settings across context lengths",
                            _recommendation(recommendation, inspector, config, fingerprint, profile_path, catalogs,
-                                           recommendation_warnings, client_configs, compared_with))
+                                           recommendation_warnings, client_configs, compared_with, config_file))
     # With a recommendation, the report leads with it (the answer of a design review); the settings the
     # figures are computed at follow it, labeled as the current ones, so a skimming reader does not
     # take the current block (often "{}", the defaults) for the one to ship.

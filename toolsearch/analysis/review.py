@@ -197,7 +197,8 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
                   progress: Callable[[str], None] | None = None,
                   problems: list[str] | None = None,
                   recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
-                  catalogs: Sequence[str] = (), client_configs: Sequence[str] = (), recommendation_warnings: Sequence[str] = (),
+                  catalogs: Sequence[str] = (), client_configs: Sequence[str] = (), config_file: str = "config.yaml",
+                  recommendation_warnings: Sequence[str] = (),
                   context_note: str = "", compared_with: ToolSearchConfig | None = None) -> str:
     """The report HTML (one self-contained UTF-8 document) for one catalog and settings.
 
@@ -285,7 +286,8 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
         strategies_label=strategies.label if strategies else None,
         severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS,
         figure_keys={listing_title: charts.listing_key_rows(planning_plan)}, recommendation=recommendation,
-        profile_path=profile_path, catalogs=catalogs, client_configs=client_configs, recommendation_warnings=recommendation_warnings,
+        profile_path=profile_path, catalogs=catalogs, client_configs=client_configs, config_file=config_file,
+        recommendation_warnings=recommendation_warnings,
         context_note=context_note, compared_with=compared_with)
 
 

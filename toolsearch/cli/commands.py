@@ -1124,7 +1124,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       fingerprint=catalog_key(inspector.scoped(None).catalog), version=__version__,
                                       tool_names=args.tool_names, profile=args.profile,
                                       scope=inspector.scope.name if inspector.scope is not None else None,
-                                      **gate_files(args.sources, config_servers), lowered=lowered, ladder=ladder))
+                                      **gate_files(args.sources, config_servers, args.config), lowered=lowered,
+                                      ladder=ladder))
         return status
     if fmt == "json":
         data = rec.to_dict()
@@ -1154,7 +1155,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                                  sessions=sessions_line(rec) if args.session_sources else None,
                                                  tool_names=args.tool_names, profile=args.profile,
                                                  scope=inspector.scope.name if inspector.scope is not None else None,
-                                                 **gate_files(args.sources, config_servers), ladder=ladder))
+                                                 **gate_files(args.sources, config_servers, args.config), ladder=ladder))
         return status
     print(verdict_line(rec))  # the report's verdict, above the same lines
     for line in recommendation_lines(rec, config, lowered, ladder):
@@ -1165,7 +1166,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     # the command that gates a build on the answer, as the config block's '# gate:' comment writes it
     for label, command, words in gate_lines(rec, tool_names=args.tool_names, profile=args.profile,
                                             scope=inspector.scope.name if inspector.scope is not None else None,
-                                            **gate_files(args.sources, config_servers)):
+                                            **gate_files(args.sources, config_servers, args.config)):
         print(one_line(gate_line_text(label, command, words)))
     return status
 

@@ -40,14 +40,18 @@ def as_typed(path: str) -> str:
     return _TYPED.get(path, path)
 
 
-def gate_files(sources: Sequence[str], config_servers: Sequence[tuple[str, Sequence[str]]]) -> dict[str, list[str]]:
-    """The ``catalogs`` and ``client_configs`` arguments of
+def gate_files(sources: Sequence[str], config_servers: Sequence[tuple[str, Sequence[str]]],
+               config: str | None = None) -> dict[str, Any]:
+    """The ``catalogs``, ``client_configs`` and ``config_file`` arguments of
     :func:`~toolsearch.analysis.recommend.export_block` for a command's ``sources``: the files as typed,
-    and the MCP client configs among them (``config_servers`` of
+    the MCP client configs among them (``config_servers`` of
     :class:`~toolsearch.live.client.LoadedSources`), whose tools the block's ``# snapshot:`` line saves
-    as the catalog its ``# gate:`` line reads. ``recommend --yaml`` and ``report`` both take them from here."""
+    as the catalog its ``# gate:`` line reads, and the harness config the gate reads: the command's
+    ``--config`` as typed (the file the block is merged into), else ``config.yaml``. ``recommend``
+    and ``report`` take them from here."""
     return {"catalogs": [as_typed(source) for source in sources],
-            "client_configs": [as_typed(path) for path, _ in config_servers]}
+            "client_configs": [as_typed(path) for path, _ in config_servers],
+            "config_file": as_typed(config) if config else "config.yaml"}
 
 
 def use_shipped_samples(args: argparse.Namespace) -> None:

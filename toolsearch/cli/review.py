@@ -412,7 +412,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         strategies_for=None if args.no_strategies else lambda: default_strategies(
             inspector, catalog, _source_label(args.sources), config, context_length, args.tokenizer, display),
         problems=left_out, recommendation=recommendation, profile_path=args.profile,
-        **gate_files(args.sources, config_servers),  # the snapshot and gate lines, as recommend --yaml's
+        **gate_files(args.sources, config_servers, args.config),  # the snapshot and gate lines, as recommend --yaml's
         context_note=context_note)
     if inspector.scope is not None:  # said once the report is built: an error stays the only line
         print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
@@ -511,7 +511,8 @@ def _code(text: str) -> str:
 def recommendation_markdown(rec: Any, config: ToolSearchConfig, lowered: Sequence[tuple[int | None, str]],
                             header: Sequence[str], rows: Sequence[Sequence[Any]], *, sessions: str | None = None,
                             tool_names: str = "prefixed", profile: str | None = None, scope: str | None = None,
-                            catalogs: Sequence[str] = (), client_configs: Sequence[str] = (), ladder: Any = None) -> str:
+                            catalogs: Sequence[str] = (), client_configs: Sequence[str] = (), ladder: Any = None,
+                            config_file: str = "config.yaml") -> str:
     """``toolsearch recommend --format markdown``: a pull request comment with a heading (reached or
     not), the recommendation's lines as a list (the words of
     :func:`~toolsearch.analysis.recommend.recommendation_lines`), the per-length table (``header``
@@ -530,7 +531,8 @@ def recommendation_markdown(rec: Any, config: ToolSearchConfig, lowered: Sequenc
     if sessions:
         out += ["", _md(sessions)]
     for label, command, words in gate_lines(rec, tool_names=tool_names, profile=profile, scope=scope,
-                                            catalogs=catalogs, client_configs=client_configs):
+                                            catalogs=catalogs, client_configs=client_configs,
+                                            config_file=config_file):
         out += ["", f"**{label[0].upper()}{label[1:]}:** " + (_code(command) + (f" ({_md(words)})" if words else "")
                                                              if command else _md(words))]
     return "\n".join(out) + "\n"
