@@ -775,6 +775,16 @@ def _type_name(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
+def _got(value: Any) -> str:
+    """``value`` as an error message quotes what it got: a scalar as written (``'30s'``, ``-1``), a
+    mapping or list by its type only. Such an entry holds the settings of a server (a ``transport``
+    object with ``headers`` and ``env``, as the MCP registry's ``server.json`` writes one), whose
+    values would otherwise be printed in full, credentials included."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return repr(value)
+    return _type_name(value)
+
+
 def _scalar_text(value: Any) -> str | None:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -853,9 +863,9 @@ def _seconds(raw: Any, where: str) -> float | None:
     try:
         value = float(raw)
     except (TypeError, ValueError):
-        raise ConfigError(f"{where}: expected a number of seconds, got {raw!r}") from None
+        raise ConfigError(f"{where}: expected a number of seconds, got {_got(raw)}") from None
     if not value > 0 or value != value:
-        raise ConfigError(f"{where}: expected a positive number of seconds, got {raw!r}")
+        raise ConfigError(f"{where}: expected a positive number of seconds, got {_got(raw)}")
     return value
 
 
@@ -935,7 +945,7 @@ def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str
     if declared is not None:
         transport = _TRANSPORT_ALIASES.get(str(declared).strip().lower().replace(" ", ""))
         if transport is None:
-            raise ConfigError(f"{where}.type: expected stdio, http or sse, got {declared!r}")
+            raise ConfigError(f"{where}.type: expected stdio, http or sse, got {_got(declared)}")
         return transport
     if has_url:
         if has_command:
@@ -1006,7 +1016,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
 
     enabled, known = parse_bool_like(entry.get("enabled"))
     if not known:
-        warnings.append(f"{where}.enabled: expected a boolean, got {entry.get('enabled')!r}; treated as on")
+        warnings.append(f"{where}.enabled: expected a boolean, got {_got(entry.get('enabled'))}; treated as on")
     if "disabled" in entry:  # Cline / Roo style
         disabled, _ = parse_bool_like(entry.get("disabled"), default=False)
         enabled = enabled and not disabled
@@ -1101,7 +1111,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
     if protocol_raw is not None:
         protocol = _PROTOCOLS.get(str(protocol_raw).strip().lower(), "")
         if not protocol:
-            warnings.append(f"{where}.protocol: expected auto, legacy or stateless, got {protocol_raw!r}; using auto")
+            warnings.append(f"{where}.protocol: expected auto, legacy or stateless, got {_got(protocol_raw)}; using auto")
             protocol = "auto"
     return ServerSpec(
         name=name, transport=transport, command=command, args=tuple(args), env=env, cwd=cwd, url=url,
