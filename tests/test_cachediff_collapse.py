@@ -720,3 +720,36 @@ def test_collapse_method_in_words_says_whether_the_choice_is_proven():
     assert cmp.method == "full fits"
     assert f"Budget 4,000 tokens (chars4). How the best choice was found: {method_words('full fits', True)}." in [
         c.value for c in at.caption]
+
+
+def test_renames_among_many_tools_are_found_as_before_and_each_tool_is_looked_at_a_few_times(monkeypatch):
+    """Every removed tool was compared with every added one of its server (and every removed one):
+    two catalogs of 20,000 tools took minutes. Tools are grouped by their value first; a rename is
+    still one removed and one added tool whose description (else schema) no other tool of their side
+    shares, and ``1`` and ``1.0`` in a schema are still the same value."""
+    from toolsearch.engine.registration import RegisteredTool
+
+    n = 600
+    olds = [(f"old_{i}", f"Tool {i}.") for i in range(n)] + [("twin_a", "Same."), ("twin_b", "Same.")]
+    news = [(f"new_{i}", f"Tool {i}.") for i in range(n)] + [("twin_c", "Same.")]
+    a = {"name": "alpha", "tools": [{"name": t, "description": d} for t, d in olds]
+         + [{"name": "by_schema", "description": "One.", "inputSchema": {"type": "object", "properties": {"x": {"maximum": 1}}}}]}
+    b = {"name": "alpha", "tools": [{"name": t, "description": d} for t, d in news]
+         + [{"name": "schema_kept", "description": "Two.", "inputSchema": {"type": "object", "properties": {"x": {"maximum": 1.0}}}}]}
+    reads = [0]
+    original = RegisteredTool.description.fget
+
+    def counted(self):
+        reads[0] += 1
+        return original(self)
+
+    ia, ib = inspector([a]), inspector([b])
+    monkeypatch.setattr(RegisteredTool, "description", property(counted))
+    diff = compare(side(ia), side(ib, label="B"))
+    assert reads[0] < 20 * n  # each tool a few times: comparing each with each read it about 2n times
+    (renamed,) = [c for c in diff.causes if c.kind == "tool_renamed"]
+    by_name = sorted(range(n), key=lambda i: f"old_{i}")  # the removed tools' order: by name
+    assert renamed.detail["renamed"] == ([{"a": f"old_{i}", "b": f"new_{i}", "server": "alpha"} for i in by_name]
+                                         + [{"a": "by_schema", "b": "schema_kept", "server": "alpha"}])
+    assert [(c.kind, c.detail["tools"]) for c in diff.causes if c.kind in ("tool_added", "tool_removed")] == [
+        ("tool_added", ["twin_c"]), ("tool_removed", ["twin_a", "twin_b"])]

@@ -125,6 +125,26 @@ def test_an_unclosed_bracket_is_reported_where_it_opens(tmp_path) -> None:
                              "or '}', but got ']', inside the '{' that opens at line 1, column 39)\n")
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_a_utf16_file_is_named_utf16(tmp_path, encoding) -> None:
+    """Windows PowerShell's '>' and Notepad's "Unicode" write UTF-16 with a byte order mark; the error
+    named only the first byte of the mark, which does not tell what the file is."""
+    from toolsearch.analysis.sessions import load_sessions_bytes
+    from toolsearch.analysis.session_formats import SessionSourceError
+
+    text = (Path(__file__).resolve().parent.parent / "sample_catalogs" / "five-servers.yaml").read_text(encoding="utf-8")
+    data = (b"\xfe\xff" if encoding == "utf-16-be" else b"") + text.encode(encoding)
+    path = tmp_path / "catalog.yaml"
+    path.write_bytes(data)
+    result = run("plan", path)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (f"toolsearch: error: {path}: line 1, column 1 (byte 0): not UTF-8 text (byte 0x{data[0]:02x}; "
+                             "it starts with UTF-16's byte order mark: UTF-16 text); save the file as UTF-8\n")
+    with pytest.raises(SessionSourceError, match=r"^up\.jsonl: line 1, column 1 \(byte 0\): not UTF-8 text \(byte "
+                                                 r"0x..; it starts with UTF-16's byte order mark: UTF-16 text\); "):
+        load_sessions_bytes(data, "up.jsonl")
+
+
 def test_a_file_that_is_not_utf8_names_the_line_of_the_bad_byte(tmp_path) -> None:
     path = tmp_path / "latin1.yaml"
     path.write_bytes(b"servers:\n  - name: docs\n    tools:\n      - name: caf\xe9\n")

@@ -450,3 +450,34 @@ def test_a_text_is_checked_one_by_one_only_with_the_patterns_that_can_fire_on_it
     assert [f["rule"] for f in findings if f["tool"] == "tool_1"].count("data-in-url") == 1
     assert not [f for f in findings if f["tool"] == "tool_0" and f["rule"] in ("model-instructions", "data-in-url")]
     _assert_same(catalog)
+
+
+class _CountedNames(list):
+    """The names a server's tools filter keeps, counting how often they are read whole."""
+
+    reads = 0
+
+    def __iter__(self):
+        type(self).reads += 1
+        return super().__iter__()
+
+
+def test_the_tools_a_server_keeps_are_read_once_per_server(monkeypatch):
+    """Lint checked each tool name against a set of the kept names built anew for that tool, so a
+    server of 40,000 tools took over a minute in that one line; the set is now built once per
+    server, with the same findings."""
+    original = L.filter_tool_names
+
+    def counted(names, tools_cfg):
+        kept, dropped = original(names, tools_cfg)
+        return _CountedNames(kept), dropped
+
+    catalog = Catalog("big", [Server("big", "mcp", [Tool(f"tool_{i}", f"Tool number {i}.", {"type": "object"})
+                                                    for i in range(500)])])
+    inspector = Inspector(catalog)
+    before = L.lint(inspector, parse_config({})).findings
+    monkeypatch.setattr(L, "filter_tool_names", counted)
+    _CountedNames.reads = 0
+    after = L.lint(inspector, parse_config({})).findings
+    assert _CountedNames.reads == 1
+    assert after == before

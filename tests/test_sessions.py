@@ -254,7 +254,8 @@ def test_uploaded_bytes_store_and_text():
     assert [s.id for s in loaded.sessions] == [s.id for s in load_sessions([SAMPLES / "state.db"]).sessions]
     text = load_sessions_bytes((SAMPLES / "claude-code.jsonl").read_bytes(), "cc.jsonl")
     assert [s.format for s in text.sessions] == ["claude-code"] * 3
-    with pytest.raises(SessionSourceError, match=r"^up\.bin: line 1, column 1 \(byte 0\): not UTF-8 text \(byte 0xff\); expected UTF-8 text or a SQLite session store"):
+    with pytest.raises(SessionSourceError, match=r"^up\.bin: line 1, column 1 \(byte 0\): not UTF-8 text \(byte 0xff; it starts with UTF-16's byte order "
+                                                 r"mark: UTF-16 text\); expected UTF-8 text or a SQLite session store"):
         load_sessions_bytes(b"\xff\xfe\x00garbage", "up.bin")
 
 

@@ -252,7 +252,7 @@ def detect_format(path: str | Path) -> str:
         first = _first_json_value(_first_line(path).decode("utf-8", errors="replace").lstrip("\ufeff").strip())
     if first is _TooDeep:
         raise readers.too_deep(SessionSourceError, str(path))
-    fmt = _format_of(first)
+    fmt = _format_of(first) or _later_line_format(text)
     if fmt is None:
         try:
             head.decode("utf-8")
@@ -327,6 +327,27 @@ def _first_json_value(text: str) -> Any:
         return _PartialArray if text.startswith("[") else None
     except RecursionError:
         return _TooDeep
+
+
+#: Lines of a JSON Lines head tried after a first line that tells no format (cut off, not JSON, not an
+#: entry of any format) before the file is called no session format.
+SNIFF_LINES = 100
+
+
+def _later_line_format(text: str) -> str | None:
+    """The format of JSON Lines ``text`` told by the first of its next :data:`SNIFF_LINES` lines that
+    is an object of a known format, when its first line tells none; ``None`` when none does (or
+    ``text`` is one line). The reader then skips the lines before it with a word, as with
+    ``--format``: one bad line does not take down the file's sessions."""
+    for line in json_lines(text)[1:SNIFF_LINES + 1]:
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):  # not JSON, or a line cut off by the sniffing window
+            continue
+        fmt = _format_of(value) if isinstance(value, dict) else None  # a stray list is no line's shape
+        if fmt is not None:
+            return fmt
+    return None
 
 
 class _TooDeep:  # the sniffed head nests deeper than the JSON parser goes
@@ -493,7 +514,7 @@ def _read_text(text: str, origin: str, fmt: str | None, out: ReadResult, progres
         first = _first_json_value(stripped)
         if first is _TooDeep:
             raise readers.too_deep(SessionSourceError, origin)
-        fmt = _format_of(first)
+        fmt = _format_of(first) or _later_line_format(stripped)
         if fmt is None:
             raise SessionSourceError(f"{origin}: not a recognised session format; expected one of "
                                      f"{', '.join(FORMATS[1:])}")
@@ -1564,14 +1585,17 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
                 out.problems.append(SessionProblem(where, f"expected the sessionId as text, got "
                                                           f"{_a_json_type(raw_id)}; line skipped"))
                 continue
+            kind = item.get("type")
+            compaction = kind == "system" and item.get("subtype") == "compact_boundary"
+            if not raw_id and not compaction and kind not in ("user", "assistant"):
+                continue  # a summary or snapshot that names no session carries nothing: it makes no session
             sid = str(raw_id or Path(origin).stem)
             session = sessions.get(sid)
             if session is None:
                 session = sessions[sid] = RawSession(id=sid, origin=origin, format="claude-code")
                 entries[sid] = []
-            kind = item.get("type")
             record = _Entry(where, _iso_seconds(item.get("timestamp")), len(session.steps), len(session.steps))
-            if kind == "system" and item.get("subtype") == "compact_boundary":
+            if compaction:
                 session.steps.append(Compaction())
                 record.last = len(session.steps)
                 entries[sid].append(record)

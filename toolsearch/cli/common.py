@@ -214,14 +214,15 @@ def refuse_unread_items(command: str, inspector: Inspector) -> None:
         ToolsearchError: naming the first place and how many there are, or the files of an empty
             catalog (exit status 2).
     """
-    from ..live.client import unread_items  # noqa: PLC0415
+    from ..live.client import unread_count, unread_items  # noqa: PLC0415
 
     # the registration's problems hold the reader's and its own: tools whose names sanitize alike
     # ('read-file', 'read_file') are none of them registered, so the harness would lack them too
     unread = unread_items(inspector.registration.problems)
     if unread:
-        more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
-        raise ToolsearchError(f"{command}: {counted(len(unread), 'catalog error')} ({unread[0]}{more}; above): "
+        count = unread_count(inspector.registration.problems)
+        more = f" and {count - 1:,} more" if count > 1 else ""
+        raise ToolsearchError(f"{command}: {counted(count, 'catalog error')} ({unread[0]}{more}; above): "
                               f"what was skipped would be missing from the {'verdict' if command == 'check' else 'settings'}; "
                               "fix the catalog file")
     refuse_empty_catalog(command, inspector, "every goal would hold with nothing judged")

@@ -117,8 +117,11 @@ def decode_bytes(data: bytes, origin: str, error: ErrorClass = ToolsearchError,
         line = data.count(b"\n", 0, start) + 1
         column = start - (data.rfind(b"\n", 0, start) + 1) + 1
         bad = data[start:exc.end].hex(" ")
+        # what Windows PowerShell's '>' and Notepad's "Unicode" write: the mark says which encoding it is
+        utf16 = ("; it starts with UTF-16's byte order mark: UTF-16 text"
+                 if start == 0 and data[:2] in (b"\xff\xfe", b"\xfe\xff") else "")
         raise error(f"{origin}: line {line}, column {column} (byte {start}): not UTF-8 text "
-                    f"(byte 0x{bad}); {expected}") from None
+                    f"(byte 0x{bad}{utf16}); {expected}") from None
 
 
 def read_bytes(path: str | Path, error: ErrorClass = ToolsearchError, what: str = "file") -> bytes:

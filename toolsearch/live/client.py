@@ -2176,6 +2176,12 @@ def unread_items(problems: Iterable[Problem]) -> list[str]:
     return [p.where for p in problems if p.severity == "error" and not is_connect_failure(p)]
 
 
+def unread_count(problems: Iterable[Problem]) -> int:
+    """How many items the places :func:`unread_items` gives stand for: a problem that counts a file's
+    errors past the named ones (:attr:`Problem.count`) stands for that many."""
+    return sum(p.count for p in problems if p.severity == "error" and not is_connect_failure(p))
+
+
 def unlisted_servers(registration_problems: Iterable[Problem],
                      catalog_problems: Iterable[Problem]) -> tuple[list[str], list[str]]:
     """The servers a catalog lacks because they did not list their tools: those that failed to connect

@@ -437,9 +437,9 @@ class ServerSpec:
             value as ``••••`` (the launch confirmation shows these).
         invalid: why the entry cannot be used (a bad config entry), or ``None``. A connect
             reports such a spec as a failed server without starting anything.
-        peer_secrets: the secret values of the other servers of the same config file: a value
-            from the config is masked in what this server sends back too (a token that two
-            servers hold, one of them echoing it).
+        peer_secrets: the secret values of every server of the same config file (this one's
+            included): a value from the config is masked in what this server sends back too (a
+            token that two servers hold, one of them echoing it).
         written_secrets: for an :attr:`invalid` entry, the secret values its parts hold as
             far as they can be read (env and header values, secret arguments, URL credentials,
             what ``${VAR}`` references resolved to): the entry is never used, but its values
@@ -785,6 +785,16 @@ def _type_name(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
+def _got(value: Any) -> str:
+    """``value`` as an error message quotes what it got: a scalar as written (``'30s'``, ``-1``), a
+    mapping or list by its type only. Such an entry holds the settings of a server (a ``transport``
+    object with ``headers`` and ``env``, as the MCP registry's ``server.json`` writes one), whose
+    values would otherwise be printed in full, credentials included."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return repr(value)
+    return _type_name(value)
+
+
 def _scalar_text(value: Any) -> str | None:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -863,9 +873,9 @@ def _seconds(raw: Any, where: str) -> float | None:
     try:
         value = float(raw)
     except (TypeError, ValueError):
-        raise ConfigError(f"{where}: expected a number of seconds, got {raw!r}") from None
+        raise ConfigError(f"{where}: expected a number of seconds, got {_got(raw)}") from None
     if not value > 0 or value != value:
-        raise ConfigError(f"{where}: expected a positive number of seconds, got {raw!r}")
+        raise ConfigError(f"{where}: expected a positive number of seconds, got {_got(raw)}")
     return value
 
 
@@ -945,7 +955,7 @@ def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str
     if declared is not None:
         transport = _TRANSPORT_ALIASES.get(str(declared).strip().lower().replace(" ", ""))
         if transport is None:
-            raise ConfigError(f"{where}.type: expected stdio, http or sse, got {declared!r}")
+            raise ConfigError(f"{where}.type: expected stdio, http or sse, got {_got(declared)}")
         return transport
     if has_url:
         if has_command:
@@ -1016,7 +1026,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
 
     enabled, known = parse_bool_like(entry.get("enabled"))
     if not known:
-        warnings.append(f"{where}.enabled: expected a boolean, got {entry.get('enabled')!r}; treated as on")
+        warnings.append(f"{where}.enabled: expected a boolean, got {_got(entry.get('enabled'))}; treated as on")
     if "disabled" in entry:  # Cline / Roo style
         disabled, _ = parse_bool_like(entry.get("disabled"), default=False)
         enabled = enabled and not disabled
@@ -1111,7 +1121,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
     if protocol_raw is not None:
         protocol = _PROTOCOLS.get(str(protocol_raw).strip().lower(), "")
         if not protocol:
-            warnings.append(f"{where}.protocol: expected auto, legacy or stateless, got {protocol_raw!r}; using auto")
+            warnings.append(f"{where}.protocol: expected auto, legacy or stateless, got {_got(protocol_raw)}; using auto")
             protocol = "auto"
     return ServerSpec(
         name=name, transport=transport, command=command, args=tuple(args), env=env, cwd=cwd, url=url,
@@ -1230,9 +1240,11 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
         specs = _hermes_timeouts(data, specs, origin, warnings)
     if len(specs) > 1:  # every value from the file is a secret in every server's output
         from dataclasses import replace  # noqa: PLC0415
-        own = [spec.own_secrets() for spec in specs]
-        specs = [replace(spec, peer_secrets=tuple(v for j, values in enumerate(own) if j != i for v in values))
-                 for i, spec in enumerate(specs)]
+        # one tuple shared by every server, its own values included (they are its secrets anyway): a
+        # tuple of the others' values per server grew with the square of the servers (a 2.7 MB config
+        # of 200,000 entries did not finish in five minutes)
+        every = tuple(v for spec in specs for v in spec.own_secrets())
+        specs = [replace(spec, peer_secrets=every) for spec in specs]
     tools = data.get("tools")
     return McpConfig(kind=kind, servers=tuple(specs), origin=origin, warnings=tuple(warnings),
                      has_tool_search=isinstance(tools, Mapping) and "tool_search" in tools)

@@ -26,7 +26,7 @@ from toolsearch.analysis.sweep import Ladder, listing_ladder
 from toolsearch.analysis.wording import agree, counted
 from toolsearch.engine.config import ToolSearchConfig
 from toolsearch.engine.errors import ToolsearchError
-from toolsearch.live.client import unlisted_servers, unread_items
+from toolsearch.live.client import unlisted_servers, unread_count, unread_items
 from toolsearch.ui import common
 from toolsearch.ui import session_sources as sources
 
@@ -254,8 +254,9 @@ def missing_words(v: common.View) -> list[str]:
                      f"{agree(unlisted, 'it', 'them')}, and toolsearch recommend and the block's # gate: command "
                      "(toolsearch check) refuse the catalog until every server lists its tools.")
     if unread:
-        words.append(f"The catalog has {counted(len(unread), 'catalog error')} ({unread[0]}"
-                     + (f" and {len(unread) - 1:,} more" if len(unread) > 1 else "") + "): these settings are for the "
+        count = unread_count(v.inspector.registration.problems)
+        words.append(f"The catalog has {counted(count, 'catalog error')} ({unread[0]}"
+                     + (f" and {count - 1:,} more" if count > 1 else "") + "): these settings are for the "
                      "catalog without what was skipped, and toolsearch recommend and the block's # gate: command "
                      "(toolsearch check) refuse the catalog until the file is fixed.")
     return words
