@@ -1483,3 +1483,19 @@ def test_every_sample_file_matches_the_default_catalog():
         assert data["problems"] == [], (path.name, data["problems"])
         text = run_cli("sessions", path, "--catalog", CATALOG).stdout
         assert "catalog drift" not in text, path.name
+
+
+def test_a_file_named_like_a_store_that_is_not_one_is_told_it_lacks_the_sqlite_header(tmp_path):
+    """Random bytes named state.db were told to be saved as UTF-8: the user meant a SQLite store.
+    The error says it is neither text nor a store; a .jsonl file keeps the UTF-8 advice."""
+    junk = bytes(range(128, 256)) * 40
+    for name in ("state.db", "copy.sqlite3"):
+        (tmp_path / name).write_bytes(junk)
+        done = run_cli("sessions", tmp_path / name, "--catalog", CATALOG)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr.strip().endswith(
+            "not UTF-8 text (byte 0x80); not a SQLite session store either (it does not start with SQLite's header): "
+            "give a Hermes state.db, or a session export saved as UTF-8"), done.stderr
+    (tmp_path / "export.jsonl").write_bytes(junk)
+    with pytest.raises(SessionSourceError, match="not UTF-8 text .byte 0x80.; save the file as UTF-8$"):
+        load_sessions([tmp_path / "export.jsonl"])

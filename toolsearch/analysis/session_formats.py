@@ -258,7 +258,7 @@ def detect_format(path: str | Path) -> str:
             head.decode("utf-8")
         except UnicodeDecodeError as exc:  # bad bytes, not a character cut off by the sniffing window
             if exc.end < len(head) or len(head) < SNIFF_BYTES:
-                readers.decode_bytes(head, str(path), SessionSourceError)  # names the line and column
+                readers.decode_bytes(head, str(path), SessionSourceError, _expected_text(Path(path)))  # names the line and column
         raise SessionSourceError(f"{path}: not a recognised session format; expected one of "
                                  f"{', '.join(FORMATS)} (use --format to say which)")
     return fmt
@@ -479,10 +479,23 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
                                      "(leave out --format, or give --format hermes-db)")
         start = len(out.problems)
         try:
-            read_text(decode_text(data, str(path), out), str(path), kind, out, progress)
+            read_text(decode_text(data, str(path), out, _expected_text(path)), str(path), kind, out, progress)
         finally:
             name_first_problems(out, start, str(path))
     return out
+
+
+#: Names a SQLite store goes by (Hermes' ``state.db``): a file so named that is not one is told so.
+_STORE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+
+
+def _expected_text(path: Path) -> str:
+    """What a session file that is not UTF-8 text should have been, for its error: a file named like
+    a SQLite store (``state.db``) is told it lacks SQLite's header, rather than to save it as UTF-8."""
+    if path.suffix.lower() in _STORE_SUFFIXES:
+        return ("not a SQLite session store either (it does not start with SQLite's header): "
+                "give a Hermes state.db, or a session export saved as UTF-8")
+    return "save the file as UTF-8"
 
 
 def read_text(text: str, origin: str, fmt: str | None = None, out: ReadResult | None = None,
