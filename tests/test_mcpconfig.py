@@ -376,6 +376,19 @@ def test_cli_a_bad_entry_fails_alone_and_starts_nothing(tmp_path) -> None:
                         r"'x'; the reason is above\), so nothing was read from it; [^\n]*\n", result.stderr), result.stderr
 
 
+def test_cli_many_bad_entries_are_each_said_once_and_the_refusal_names_twelve(tmp_path) -> None:
+    # 500 broken entries: the refusal named every one again on its last line (a config of 200,000
+    # made a line of megabytes); each still has its own line above it
+    path = write_json(tmp_path / "mcp.json", {"mcpServers": {f"s{i}": 5 for i in range(500)}})
+    result = run_cli("plan", path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert sum(line.startswith("toolsearch: live: s") for line in lines) == 500
+    names = ", ".join(f"'s{i}'" for i in range(12))
+    assert lines[-1].startswith(f"toolsearch: error: {path}: no server listed its tools (500 servers failed: {names} "
+                                "and 488 more; the reasons are above), so nothing was read from it; "), lines[-1]
+
+
 def test_cli_snapshot_refuses_a_catalog_file(tmp_path) -> None:
     path = write_yaml(tmp_path / "cat.yaml", {"servers": [{"name": "x", "tools": []}]})
     result = run_cli("snapshot", path)

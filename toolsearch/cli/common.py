@@ -293,7 +293,8 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress
             if problem.severity != "info" and not is_connect_failure(problem):
                 print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
         path, failed = unlisted[0]
-        names = ", ".join(quoted(name) for name in failed)
+        names = ", ".join(quoted(name) for name in failed[:12]) + (
+            f" and {len(failed) - 12:,} more" if len(failed) > 12 else "")  # each one's line is above
         more = f" (and {counted(len(unlisted) - 1, 'other config file')} likewise)" if len(unlisted) > 1 else ""
         raise ToolsearchError(f"{option + ': ' if option else ''}{path}: no server listed its tools "
                               f"({counted(len(failed), 'server')} failed: {names}; "
