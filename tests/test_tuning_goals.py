@@ -342,8 +342,9 @@ def test_yaml_block_never_empty_and_keeps_set_keys(tmp_path) -> None:
     ladder = listing_ladder(inspector.planner, cfg)
     rec = recommend_for_contexts(ladder, cfg, [128_000], "full")
     assert export_block(rec, cfg, catalog_name=inspector.catalog.name, fingerprint=catalog_key(inspector.catalog),
-                        version=__version__, catalogs=[str(catalog)],
+                        version=__version__, catalogs=[str(catalog)], config_file=str(config),
                         lowered=lowered_changes(ladder, cfg, rec)) == result.stdout
+    assert f"--config {config} --strict" in result.stdout  # the gate reads the config given
     # the defaults: still both keys
     result = run_cli("recommend", catalog, "--context-lengths", "128k", "--goal", "any", "--yaml")
     assert set(yaml.safe_load(result.stdout)["tools"]["tool_search"]) == {"threshold_pct", "listing_max_tokens"}

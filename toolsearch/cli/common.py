@@ -99,7 +99,7 @@ def missing_sample_error(args: argparse.Namespace) -> str | None:
             continue
         items = value if isinstance(value, list) else [value]
         for index, item in enumerate(items):
-            if not isinstance(item, str) or not item or item == "-" or Path(item).exists():
+            if not isinstance(item, str) or not item or item == "-" or _exists_or_unnamable(item):
                 continue
             if "/" not in item and os.sep not in item and _is_query_file(args, key, index, len(items)):
                 queries = samples_dir("sample_catalogs") / "queries"
@@ -123,6 +123,15 @@ def missing_sample_error(args: argparse.Namespace) -> str | None:
                         return (f"{item}: no such file in this folder; the shipped sample of that name is "
                                 f"{sample_folder}/{item} (that path reads it from any folder)")
     return None
+
+
+def _exists_or_unnamable(item: str) -> bool:
+    """Whether ``item`` names an existing path, or cannot name a file at all (too long for the file
+    system, a NUL byte): either way, no shipped sample is meant, and the reader says what it is."""
+    try:
+        return Path(item).exists()
+    except (OSError, ValueError):
+        return True
 
 
 def _is_query_file(args: argparse.Namespace, key: str, index: int, count: int) -> bool:
