@@ -16,7 +16,7 @@ import streamlit as st
 
 from toolsearch.live.guard import is_loopback_host, launch_token
 from toolsearch.live.webguard import BrowserGuard
-from toolsearch.ui import common
+from toolsearch.ui import common, stopping
 
 #: This package's folder: the view scripts (one per page) and the favicon.
 UI_DIR = Path(__file__).resolve().parent
@@ -54,8 +54,9 @@ SECTIONS = (
 
 def app_options() -> dict[str, Any]:
     """Keyword arguments for ``st.App`` (:func:`entry`): :class:`BrowserGuard` as the outermost
-    middleware, and a lifespan that opens a browser tab at start unless ``server.headless`` is on
-    (``streamlit run`` serves an ``st.App`` without opening one; a plain script run opens one).
+    middleware, and a lifespan that puts the stop deadline in place (:mod:`toolsearch.ui.stopping`)
+    and opens a browser tab at start unless ``server.headless`` is on (``streamlit run`` serves an
+    ``st.App`` without opening one; a plain script run opens one).
 
     Returns:
         ``{"middleware": [...], "lifespan": ...}``. Imports Streamlit and Starlette.
@@ -68,6 +69,7 @@ def app_options() -> dict[str, Any]:
 
     @asynccontextmanager
     async def open_browser(_app: Any):
+        stopping.install()  # a stop signal ends the app within seconds, browser tabs open or not
         notice = exposure_notice(config.get_option("server.address"), config.get_option("server.port"))
         if notice:  # said at start, before any browser opens a page (which prints the token too late)
             print(notice, file=sys.stderr, flush=True)
