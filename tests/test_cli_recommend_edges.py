@@ -767,3 +767,19 @@ def test_a_tab_or_line_break_in_a_server_name_is_escaped_in_the_lines_about_it(t
     assert "(collapsed to a summary line: big⟨U+0009⟩one⟨U+000A⟩x)" in checked.stdout
     for output in (recommended.stdout, checked.stdout):  # no line starts with the rest of the name
         assert not any(line.startswith("x") for line in output.splitlines())
+
+
+@pytest.mark.parametrize(("goal", "words"), [
+    ("names", "goal: every server at names or better, slack included ·"),
+    ("full", "goal: every tool with its short description (form full), slack included ·"),
+    ("listed", "goal: tool names listed (tier 1); slack at names or better ·"),
+])
+def test_a_kept_server_is_not_asked_for_twice_when_the_goal_already_names_every_server(goal, words) -> None:
+    done = run_cli("recommend", "sample_catalogs/five-servers.yaml", "--keep", "slack", "--goal", goal,
+                   "--context-lengths", "32k,128k")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1].startswith(words), done.stdout
+    checked = run_cli("check", "sample_catalogs/five-servers.yaml", "--keep", "slack", "--goal", goal,
+                      "--context-lengths", "32k,128k", "--threshold-pct", "100", "--listing-max-tokens", "100000",
+                      "--json")
+    assert json.loads(checked.stdout)["goal_words"] == words.removeprefix("goal: ").removesuffix(" ·")

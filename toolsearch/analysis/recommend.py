@@ -93,7 +93,8 @@ def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Se
     ``check``, the export block and the Tuning page say it: ``"every server at names or better"``,
     or with per-length goals ``"every server at names or better at 32K; every tool with its short
     description (form full) at 200K and 1M"`` (``context_lengths`` orders them; the lengths of
-    ``length_goals`` alone without it). Server names are catalog text: invisible characters are
+    ``length_goals`` alone without it). Kept servers (``--keep``) under a goal that already holds every
+    server at names or better read ``"every server at names or better, slack included"``. Server names are catalog text: invisible characters are
     shown as markers, line breaks too (:func:`toolsearch.engine.invisible.reveal_line`): the words are
     one line, the heading of the verdict."""
     except_servers = [reveal_line(name) for name in except_servers]
@@ -111,7 +112,9 @@ def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Se
     text = GOAL_WORDS[goal]
     if except_servers:
         text += f", except {', '.join(except_servers)} (may collapse)"
-    if keep_servers:
+    if keep_servers and GOAL_FORMS[goal] in ("full", "names"):  # the goal already holds every server there
+        text += f", {', '.join(keep_servers)} included"
+    elif keep_servers:
         text += f"; {', '.join(keep_servers)} at names or better"
     return text
 
