@@ -66,3 +66,24 @@ def test_an_entry_that_names_no_session_makes_none(tmp_path, entry):
     for loaded in (load_sessions([path]), load_sessions_bytes(data, str(path))):
         assert [s.id for s in loaded.sessions] == expected
         assert loaded.problems == []
+
+
+@pytest.mark.parametrize("line, problems", [
+    ("[]", [(":4", "an empty list holds no transcript entry; skipped")]),
+    ("[1, 2]", [(":4: item 1", "expected a transcript entry object; item skipped"),
+                (":4: item 2", "expected a transcript entry object; item skipped")]),
+    ("5", [(":4", "expected a transcript entry object; line skipped")]),
+])
+def test_a_line_with_no_entry_is_named_once_per_thing_skipped(tmp_path, line, problems):
+    """A line holding an empty list was passed over without a word, and each item of a list that
+    is no entry was reported under the same place with the same words (two identical lines)."""
+    lines = (SAMPLES / "claude-code.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(lines[:3]) + line + "\n" + "".join(lines[3:]), encoding="utf-8")
+    loaded = load_sessions([path])
+    assert [(p.where, p.message) for p in loaded.problems] == [(f"{path}{w}", m) for w, m in problems]
+    assert [s.id for s in loaded.sessions] == [s.id for s in load_sessions([SAMPLES / "claude-code.jsonl"]).sessions]
+    done = run_cli("sessions", str(path), "--catalog", str(CATALOG))
+    assert done.returncode == 0, done.stderr
+    for where, message in problems:
+        assert f"{path}{where}: {message}" in done.stderr

@@ -1588,9 +1588,15 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
     entries: dict[str, list[_Entry]] = {}
     for where, entry in _json_values(text, origin, out):
         items = entry if isinstance(entry, list) else [entry]
-        for item in items:
+        if not items:  # a line (or file) holding an empty list: nothing to read, said so
+            out.problems.append(SessionProblem(where, "an empty list holds no transcript entry; skipped"))
+        for index, item in enumerate(items, 1):
             if not isinstance(item, dict):
-                out.problems.append(SessionProblem(where, "expected a transcript entry object; line skipped"))
+                if isinstance(entry, list):  # each item of a list is named, not the line again
+                    out.problems.append(SessionProblem(f"{where}: item {index}",
+                                                       "expected a transcript entry object; item skipped"))
+                else:
+                    out.problems.append(SessionProblem(where, "expected a transcript entry object; line skipped"))
                 continue
             raw_id = item.get("sessionId") or item.get("session_id")
             if raw_id is not None and (isinstance(raw_id, bool) or not isinstance(raw_id, (str, int))):
