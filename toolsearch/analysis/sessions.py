@@ -51,7 +51,7 @@ from ..engine.search import gate_term_text, required_coverage, tokenize, tokeniz
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
                               SessionSourceError, ToolResult, ToolUse, capped_problems, decode_text, json_trouble,
                               name_first_problems, read_sessions, read_text, refuse_wal)
-from .quantities import form_word, length_label
+from .quantities import form_word, length_arg, length_label
 from .sweep import ListingCounts, listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
 from .variants import DEFAULT_VARIANTS, variant_options
 
@@ -1023,6 +1023,34 @@ class CalledTool:
     server: str
     label: str
     searches_before: int
+
+
+#: What to do about the recorded searches that came back empty (``toolsearch sessions`` under its failed
+#: searches, the Sessions page under its Failed searches tab): the table says why each one failed, this
+#: says what a user can change.
+FAILED_SEARCHES_NEXT_WORDS = (
+    "what to do: where a tool should have answered, it lacks the gate term's word: a description in the words "
+    "users use lets the search find it, or a listing that names its server spares the search (the listing "
+    "what-if); toolsearch explain CATALOG -q QUERY, or the Search page, works a query through. Where no tool "
+    "has the capability, an empty result is the right answer")
+
+
+def called_unnamed_next_words(at: Sequence[CalledListed]) -> str | None:
+    """What to do when the listing at some of ``at``'s context lengths leaves some of the called
+    tools unnamed (``toolsearch sessions`` under its per-length table, the Sessions page under its
+    Listing what-if table): where, by how many, and the recommendation that keeps the called servers
+    named at those lengths (``recommend --sessions … --keep-called``, the Tuning page's "Keep called
+    servers named"). ``None`` when every length names every called tool (or none was called)."""
+    short = [c for c in at if c.called_total and c.called_listed < c.called_total]
+    if not short:
+        return None
+    where = ", ".join(f"{length_label(c.context_length)} ({c.called_total - c.called_listed} of {c.called_total})"
+                      for c in short)
+    lengths = ",".join(length_arg(c.context_length) for c in at)
+    return (f"called tools not named at {where}: one setting that keeps the servers the sessions called named at "
+            f"these context lengths is toolsearch recommend CATALOG --context-lengths {lengths} --goal listed "
+            "--sessions SESSIONS --keep-called, or the Tuning page with these context lengths and "
+            "“Keep called servers named” ticked")
 
 
 #: What the per-length counts say when the sessions called no tool the catalog defers ("0 of 0"), as

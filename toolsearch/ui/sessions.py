@@ -31,7 +31,7 @@ from toolsearch.analysis.sessions import (CONTEXT_LENGTHS_COLUMN, NO_DEFERRED_CA
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, with_recorded_lengths, counters_line, released_hermes_sessions,
                                  released_hermes_words, scrub_sessions, shown_name, shown_names,
-                                 uncounted_calls)
+                                 uncounted_calls, FAILED_SEARCHES_NEXT_WORDS, called_unnamed_next_words)
 
 SAMPLE = "Sample sessions"
 UPLOAD = "Upload a session file"
@@ -331,6 +331,8 @@ def render() -> None:
                                            "gate term": gate_term_text(f["gate_word"], f["gate"]),
                                            "why (reference, now)": f["why"] if f["replay_empty"] else "finds matches now"}
                                           for f in failed]), key="sessions_failed")
+            if any(f["replay_empty"] for f in failed):  # still empty today: what would change that
+                st.caption(common.md_escape(FAILED_SEARCHES_NEXT_WORDS[0].upper() + FAILED_SEARCHES_NEXT_WORDS[1:] + "."))
         missed = agg["top_missed"]
         if missed:
             st.caption("Recorded searches that found tools, none of which the session called afterwards, while it "
@@ -369,6 +371,9 @@ def render() -> None:
                             CALLED_LISTED_COLUMN: share_cell(c.called_listed, c.called_total),
                             "searches saved": c.searches_saved} for c in at], key="sessions_at_lengths",
                           nowrap=(CALLED_LISTED_COLUMN,))
+            unnamed = called_unnamed_next_words(at)
+            if unnamed:  # a count short of its total: where the next step is
+                st.info(common.md_escape(unnamed[0].upper() + unnamed[1:] + "."), icon=":material/tune:")
         st.caption("Per called tool, at each session's own recorded context length: was its name already in the listing at the "
                    "session's context length (else the sidebar's) and the sidebar's threshold_pct and "
                    "listing_max_tokens? If so the searches just before its call were avoidable. "

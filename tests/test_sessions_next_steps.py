@@ -1,0 +1,75 @@
+"""What to do next, where the sessions show a problem: the failed searches and the called tools the
+listing leaves unnamed at some context length. ``toolsearch sessions`` and the Sessions page said what
+went wrong (a gate term that occurs in no tool, ``2/7`` called tools listed at 16K) and stopped there;
+both now say what a user can change, with the same words from one place in the library."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from conftest import run_cli
+from toolsearch.analysis.sessions import (FAILED_SEARCHES_NEXT_WORDS, CalledListed, called_unnamed_next_words)
+from toolsearch.ui.common import md_escape
+
+ROOT = Path(__file__).absolute().parent.parent
+STORE = ROOT / "sample_sessions" / "state.db"
+CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
+
+
+def _sessions_text(*extra: str) -> str:
+    result = run_cli("sessions", str(STORE), "--catalog", str(CATALOG), "--variant", "reference", *extra)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_next_step_words_name_where_and_what_to_run():
+    at = [CalledListed(16_000, 800, "mixed", 2, 7, 2), CalledListed(200_000, 4_000, "full", 7, 7, 9),
+          CalledListed(None, 4_000, "full", 6, 7, 8)]
+    words = called_unnamed_next_words(at)
+    assert words is not None
+    assert words.startswith("called tools not named at 16K (5 of 7), unknown (1 of 7): ")
+    assert "--context-lengths 16k,200k,unknown --goal listed --sessions SESSIONS --keep-called" in words
+    assert "“Keep called servers named”" in words
+    # every called tool named, or none called: nothing to do
+    assert called_unnamed_next_words([CalledListed(200_000, 4_000, "full", 7, 7, 9)]) is None
+    assert called_unnamed_next_words([CalledListed(16_000, 800, "mixed", 0, 0, 0)]) is None
+
+
+def test_cli_says_what_to_do_after_failed_searches_and_unnamed_called_tools():
+    text = _sessions_text()
+    failed = text.split("failed searches (recorded empty):\n")[1].split("\n\n")[0].splitlines()
+    assert failed[-1] == FAILED_SEARCHES_NEXT_WORDS
+    at_lengths = text.split("called tools already listed by name, at the current threshold_pct and "
+                            "listing_max_tokens:\n")[1].split("\n\n")[0].splitlines()
+    assert "16K" in at_lengths[2] and "2/7" in at_lengths[2]
+    assert at_lengths[-1].startswith("called tools not named at 16K (5 of 7): ")
+    # the command it names runs and, with the sessions' own paths, names every called tool at every length
+    command = at_lengths[-1].split(" is toolsearch ")[1].split(", or the Tuning page")[0]
+    args = [str(CATALOG) if a == "CATALOG" else str(STORE) if a == "SESSIONS" else a for a in shlex.split(command)]
+    result = run_cli(*args)
+    assert result.returncode == 0, result.stderr
+    rows = result.stdout.split("-------\n")[-1].split("\nsessions:")[0].splitlines()
+    assert [row.split()[0] for row in rows] == ["16K", "32K", "200K", "1M"]
+    assert all(row.split()[-2] == "7/7" for row in rows), rows
+
+
+def test_cli_says_nothing_more_when_every_called_tool_is_named():
+    text = _sessions_text("--context-lengths", "32k,200k")
+    assert "called tools not named" not in text
+
+
+def test_sessions_page_says_the_same_next_steps():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    assert not at.exception, at.exception
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    assert not at.exception, at.exception
+    captions = [c.value for c in at.caption]
+    assert md_escape(FAILED_SEARCHES_NEXT_WORDS[0].upper() + FAILED_SEARCHES_NEXT_WORDS[1:] + ".") in captions
+    infos = [i.value for i in at.info]
+    text = _sessions_text()
+    cli_line = next(line for line in text.splitlines() if line.startswith("called tools not named at "))
+    assert md_escape(cli_line[0].upper() + cli_line[1:] + ".") in infos, infos
