@@ -437,9 +437,10 @@ class MultiRecommendation:
         """Why ``listing_max_tokens`` is above the budget needed, when it is only because the cap has a
         smallest value (``LISTING_MAX_TOKENS_MIN``; the harness raises a smaller one to it): the lengths
         where ``threshold_pct`` gives more than the budget needed get that floor as their budget. ``None``
-        otherwise (the goal not reached, tool search not active, or the cap equal to the budget needed)."""
+        otherwise (tool search not active, or the cap equal to the budget needed). Out of reach, the budget
+        needed is the best reachable listing's, and the same floor holds for it."""
         floor = C.LISTING_MAX_TOKENS_MIN
-        if (not self.reached or self.inactive or self.budget_needed is None or self.listing_max_tokens != floor
+        if (self.inactive or self.budget_needed is None or self.listing_max_tokens != floor
                 or self.budget_needed >= floor):
             return None
         return (f"{cap_words(floor)} is its smallest value (a harness raises a smaller one to {floor}), above "
