@@ -73,3 +73,14 @@ def test_sessions_page_says_the_same_next_steps():
     text = _sessions_text()
     cli_line = next(line for line in text.splitlines() if line.startswith("called tools not named at "))
     assert md_escape(cli_line[0].upper() + cli_line[1:] + ".") in infos, infos
+
+
+def test_docs_quote_the_line_the_command_prints():
+    """docs/sessions.md quotes the next-step line of ``toolsearch sessions`` on the sample store: the
+    quote is the line the command prints (figures in the docs are checked, never typed by hand)."""
+    text = _sessions_text()
+    cli_line = next(line for line in text.splitlines() if line.startswith("called tools not named at "))
+    docs = " ".join((ROOT / "docs" / "sessions.md").read_text(encoding="utf-8").split())
+    quoted = docs.split("give this step: `")[1].split("`.")[0]
+    assert quoted == cli_line
+
