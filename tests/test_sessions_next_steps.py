@@ -84,3 +84,18 @@ def test_docs_quote_the_line_the_command_prints():
     quoted = docs.split("give this step: `")[1].split("`.")[0]
     assert quoted == cli_line
 
+
+
+def test_flagged_sessions_end_with_what_to_do_on_both_surfaces():
+    """The flags (a search repeated after a compaction, a session that never searched) were listed with
+    no word on what to make of them; both surfaces now point to the listing what-if, in the same words."""
+    from toolsearch.analysis.sessions import FLAGS_NEXT_WORDS
+
+    text = _sessions_text()
+    flagged = text.split("flagged sessions: 2 of 7:\n")[1].split("\n\n")[0].splitlines()
+    assert flagged[-1] == FLAGS_NEXT_WORDS
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    assert not at.exception, at.exception
+    assert md_escape(FLAGS_NEXT_WORDS[0].upper() + FLAGS_NEXT_WORDS[1:] + ".") in [c.value for c in at.caption]

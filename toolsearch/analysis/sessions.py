@@ -1035,6 +1035,15 @@ FAILED_SEARCHES_NEXT_WORDS = (
     "has the capability, an empty result is the right answer")
 
 
+#: What to do about flagged sessions (``toolsearch sessions`` under its flagged sessions, the Sessions page
+#: under its Flags tab): both flags are read against the listing what-if.
+FLAGS_NEXT_WORDS = (
+    "what to do: a compaction drops the messages, not the listing in the tool_search description, so a search "
+    "repeated after one is a round trip that a listing naming the tool saves; a session that never searched "
+    "either read the names from the listing or guessed them. The listing what-if says which: listed yes or no "
+    "for each tool called")
+
+
 def called_unnamed_next_words(at: Sequence[CalledListed]) -> str | None:
     """What to do when the listing at some of ``at``'s context lengths leaves some of the called
     tools unnamed (``toolsearch sessions`` under its per-length table, the Sessions page under its

@@ -135,7 +135,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     """The text report of ``toolsearch sessions``."""
     from ..analysis.sessions import (CONTEXT_LENGTHS_COLUMN, context_lengths_cell,  # noqa: PLC0415
                                      FAILED_SEARCHES_NEXT_WORDS, NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS,  # noqa: PLC0415
-                                     SEARCHES_JUST_BEFORE_COLUMN, called_unnamed_next_words,
+                                     FLAGS_NEXT_WORDS, SEARCHES_JUST_BEFORE_COLUMN, called_unnamed_next_words,
                                      SEARCHES_JUST_BEFORE_WORDS, SESSION_ORDER_WORDS, aggregates, counters_line, gate_term_text,
                                      released_hermes_sessions, released_hermes_words, shown_name, shown_names, summary)
 
@@ -207,6 +207,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
             for r in f.repeated_after_compaction:
                 how = "same query" if r.exact else "near the same"
                 out.append(f"    #{r.step} '{_safe(r.query)}' after a compaction ({how} as '{_safe(r.earlier)}')")
+        if flagged:
+            out.append(FLAGS_NEXT_WORDS)
         out.append("")
     by_flag = {f.session: f for f in flags}
     by_session: dict[str, list] = {}

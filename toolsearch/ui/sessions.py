@@ -31,7 +31,7 @@ from toolsearch.analysis.sessions import (CONTEXT_LENGTHS_COLUMN, NO_DEFERRED_CA
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, with_recorded_lengths, counters_line, released_hermes_sessions,
                                  released_hermes_words, scrub_sessions, shown_name, shown_names,
-                                 uncounted_calls, FAILED_SEARCHES_NEXT_WORDS, called_unnamed_next_words)
+                                 uncounted_calls, FAILED_SEARCHES_NEXT_WORDS, FLAGS_NEXT_WORDS, called_unnamed_next_words)
 
 SAMPLE = "Sample sessions"
 UPLOAD = "Upload a session file"
@@ -443,6 +443,7 @@ def render() -> None:
                 "repeated searches": "; ".join(f"#{r.step} {quoted(r.query)} (before: {quoted(r.earlier)})"
                                                for r in f.repeated_after_compaction)} for f in flagged]),
                 key="sessions_flags")
+            st.caption(common.md_escape(FLAGS_NEXT_WORDS[0].upper() + FLAGS_NEXT_WORDS[1:] + "."))
     with downloads:
         left_out: list[str] = []
         labeled = export_queries(loaded.sessions, v.inspector, name=f"Labeled queries from {label}", left_out=left_out)
