@@ -99,3 +99,17 @@ def test_flagged_sessions_end_with_what_to_do_on_both_surfaces():
     at.switch_page("toolsearch/ui/sessions.py").run()
     assert not at.exception, at.exception
     assert md_escape(FLAGS_NEXT_WORDS[0].upper() + FLAGS_NEXT_WORDS[1:] + ".") in [c.value for c in at.caption]
+
+
+def test_sessions_page_has_one_title_when_run_without_the_router():
+    """A fresh server's first request (a deep link to /sessions) runs the page script without app.py's
+    router, as AppTest's page switch does; the page wrote its title and caption before taking the view,
+    which then ran the router (rendering the page) and ended the outer run: the title and caption showed
+    twice. Every other page takes the view first."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    assert not at.exception, at.exception
+    assert [t.value for t in at.title] == ["Sessions"]
+    intro = [c.value for c in at.caption if c.value.startswith("What the model actually searched")]
+    assert len(intro) == 1, intro

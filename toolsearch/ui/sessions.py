@@ -229,11 +229,14 @@ def timeline_rows(session: Session, rep: Replay) -> list[dict[str, Any]]:
 
 
 def render() -> None:
+    # The view first: on a fresh server's first request (a deep link to /sessions) Streamlit runs this
+    # script without the router, and common.view() then runs the router, which renders this page, and
+    # ends the outer run; anything written before it stayed above the page (the title twice).
+    v = common.view()
     st.title("Sessions")
     st.caption("What the model actually searched and called in recorded sessions, and what the current settings "
                "and each search variant would have returned. The sessions are replayed against the catalog chosen "
                "in the sidebar; everything stays on this machine.")
-    v = common.view()
     if not common.require_catalog(v):
         return
     assert v.inspector is not None
