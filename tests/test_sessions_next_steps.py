@@ -113,3 +113,25 @@ def test_sessions_page_has_one_title_when_run_without_the_router():
     assert [t.value for t in at.title] == ["Sessions"]
     intro = [c.value for c in at.caption if c.value.startswith("What the model actually searched")]
     assert len(intro) == 1, intro
+
+
+def test_drift_with_missing_servers_says_to_add_their_catalog():
+    """Sessions replayed on a catalog that lacks servers they used were warned of with no way forward;
+    the warning (command, pages and recommend's stderr alike: CatalogDrift.words) now says to add a
+    catalog file with the missing servers. Tools missing from servers the catalog has get no such line."""
+    from toolsearch.analysis.sessions import DRIFT_NEXT_WORDS, CatalogDrift
+
+    five = ROOT / "sample_catalogs" / "five-servers.yaml"
+    result = run_cli("sessions", str(STORE), "--catalog", str(five), "--variant", "reference")
+    assert result.returncode == 0, result.stderr
+    line = next(x for x in result.stdout.splitlines() if x.startswith("warning: catalog drift:"))
+    assert "servers missing: linear, notion" in line and line.endswith(DRIFT_NEXT_WORDS)
+    renamed = CatalogDrift(("mcp__slack__slack_send_message",), (), (), 1)
+    assert DRIFT_NEXT_WORDS not in renamed.words()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"catalog": "five-servers"})
+    at.run()
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    assert not at.exception, at.exception
+    warning = next(w.value for w in at.warning if "ran on another catalog" in w.value)
+    assert warning.endswith(md_escape(DRIFT_NEXT_WORDS)), warning

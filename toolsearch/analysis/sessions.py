@@ -1402,6 +1402,13 @@ def called_listed_at(sessions: Sequence[Session], inspector: Inspector, config: 
     return out
 
 
+#: What to do when the sessions used servers the catalog lacks (every surface that says the drift, through
+#: :meth:`CatalogDrift.words`): tools missing from servers the catalog has are changes since the sessions
+#: ran, with nothing to add.
+DRIFT_NEXT_WORDS = ("To answer for the servers the sessions used, add a catalog file with the missing servers: "
+                    "several catalog files combine into one catalog.")
+
+
 @dataclass(frozen=True)
 class CatalogDrift:
     """Where the sessions' tools and the catalog they are replayed against differ.
@@ -1434,7 +1441,8 @@ class CatalogDrift:
         """The difference in one sentence (empty when nothing is missing), e.g. ``"3 tools the
         sessions used are not in team-workspace (mcp__jira__create_issue, …); servers missing:
         jira; the catalog has 2 servers no session mentions."`` and ``consequence``, what the drift
-        means for the figures shown beside it."""
+        means for the figures shown beside it; with servers missing, then what to do about them
+        (:data:`DRIFT_NEXT_WORDS`)."""
         if not self.drifted:
             return ""
         shown = ", ".join(shown_names(self.missing_tools[:limit])) + (
@@ -1446,7 +1454,7 @@ class CatalogDrift:
             text += f"; servers missing: {', '.join(shown_names(self.missing_servers))}"
         text += (f"; {counted(self.sessions_with_missing, 'session')} affected; the catalog has "
                  f"{counted(len(self.extra_servers), 'server')} no session mentions")
-        return f"{text}. {consequence}"
+        return f"{text}. {consequence}" + (f" {DRIFT_NEXT_WORDS}" if self.missing_servers else "")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: the attributes above (names as shown, :func:`shown_name`) plus ``drifted``
