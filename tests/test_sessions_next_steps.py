@@ -135,3 +135,20 @@ def test_drift_with_missing_servers_says_to_add_their_catalog():
     assert not at.exception, at.exception
     warning = next(w.value for w in at.warning if "ran on another catalog" in w.value)
     assert warning.endswith(md_escape(DRIFT_NEXT_WORDS)), warning
+
+
+def test_missed_searches_end_with_what_to_do_on_both_surfaces():
+    """Searches that found only tools the session did not call ("get logs of failed CI job" found
+    get_pull_request_status; the session then called get_job_logs) were listed with no next step."""
+    from toolsearch.analysis.sessions import MISSED_SEARCHES_NEXT_WORDS
+
+    text = _sessions_text()
+    missed = text.split("searches that found only tools the session did not call (it called other tools "
+                        "afterwards):\n")[1].split("\n\n")[0].splitlines()
+    assert "get logs of failed CI job" in missed[2] and missed[-1] == MISSED_SEARCHES_NEXT_WORDS
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    assert not at.exception, at.exception
+    wanted = md_escape(MISSED_SEARCHES_NEXT_WORDS[0].upper() + MISSED_SEARCHES_NEXT_WORDS[1:] + ".")
+    assert wanted in [c.value for c in at.caption]

@@ -1035,6 +1035,14 @@ FAILED_SEARCHES_NEXT_WORDS = (
     "has the capability, an empty result is the right answer")
 
 
+#: What to do about the recorded searches that found only tools the session did not call (``toolsearch
+#: sessions`` and the Sessions page's Failed searches tab, under that table).
+MISSED_SEARCHES_NEXT_WORDS = (
+    "what to do: toolsearch explain CATALOG -q QUERY, or the Search page, shows where the tool called afterwards "
+    "ranks for the query and which rule left it out; a listing that names its server spares the search (the "
+    "listing what-if)")
+
+
 #: What to do about flagged sessions (``toolsearch sessions`` under its flagged sessions, the Sessions page
 #: under its Flags tab): both flags are read against the listing what-if.
 FLAGS_NEXT_WORDS = (

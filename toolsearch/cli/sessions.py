@@ -135,7 +135,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     """The text report of ``toolsearch sessions``."""
     from ..analysis.sessions import (CONTEXT_LENGTHS_COLUMN, context_lengths_cell,  # noqa: PLC0415
                                      FAILED_SEARCHES_NEXT_WORDS, NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS,  # noqa: PLC0415
-                                     FLAGS_NEXT_WORDS, SEARCHES_JUST_BEFORE_COLUMN, called_unnamed_next_words,
+                                     FLAGS_NEXT_WORDS, MISSED_SEARCHES_NEXT_WORDS, SEARCHES_JUST_BEFORE_COLUMN, called_unnamed_next_words,
                                      SEARCHES_JUST_BEFORE_WORDS, SESSION_ORDER_WORDS, aggregates, counters_line, gate_term_text,
                                      released_hermes_sessions, released_hermes_words, shown_name, shown_names, summary)
 
@@ -174,7 +174,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         miss_rows = [[_safe(m["query"]), m["count"], _safe(_names(m["called"], 3)),
                       "yes" if m["replay_found_called"] else "no"] for m in agg["top_missed"]]
         out += ["searches that found only tools the session did not call (it called other tools afterwards):",
-                _table(miss_rows, ["query", "times", "called afterwards", "reference finds one now"]), ""]
+                _table(miss_rows, ["query", "times", "called afterwards", "reference finds one now"]),
+                MISSED_SEARCHES_NEXT_WORDS, ""]
     if what_if:
         wrows = [[_safe(shown_name(w.session)), _safe(shown_name(w.tool)), "yes" if w.listed else "no", w.searches_before,
                   _length(w.context_length), w.budget,

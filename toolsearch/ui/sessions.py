@@ -31,7 +31,8 @@ from toolsearch.analysis.sessions import (CONTEXT_LENGTHS_COLUMN, NO_DEFERRED_CA
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, with_recorded_lengths, counters_line, released_hermes_sessions,
                                  released_hermes_words, scrub_sessions, shown_name, shown_names,
-                                 uncounted_calls, FAILED_SEARCHES_NEXT_WORDS, FLAGS_NEXT_WORDS, called_unnamed_next_words)
+                                 uncounted_calls, FAILED_SEARCHES_NEXT_WORDS, FLAGS_NEXT_WORDS, MISSED_SEARCHES_NEXT_WORDS,
+                                 called_unnamed_next_words)
 
 SAMPLE = "Sample sessions"
 UPLOAD = "Upload a session file"
@@ -345,6 +346,7 @@ def render() -> None:
                                            "called afterwards": ", ".join(m["called"]),
                                            "reference finds one now": "yes" if m["replay_found_called"] else "no"}
                                           for m in missed]), key="sessions_missed")
+            st.caption(common.md_escape(MISSED_SEARCHES_NEXT_WORDS[0].upper() + MISSED_SEARCHES_NEXT_WORDS[1:] + "."))
     with tabs[2]:
         st.caption(f"With the sidebar's settings ({settings_words(v.config.threshold_pct, v.config.listing_max_tokens)}), "
                    "at the context lengths you serve: how many of the "
