@@ -111,11 +111,11 @@ def test_unknown_context_and_listing_off_and_disabled():
     assert (deferred.value, deferred.proto.help) == (
         "0", f"Tool search is not active: {plan.deferred_count:,} tools could be deferred.")
     # the schema table's "deferred schemas" beside "Deferred tools 0": its caption says whose they are
-    [caption] = [c.value for c in at.caption if c.value.startswith("all schemas: the whole tools array")]
+    [caption] = [c.value for c in at.caption if c.value.startswith("all schemas up front: the whole tools array")]
     assert caption.endswith("Tool search is not active here, so nothing is deferred: the deferred schemas are those "
                             f"of the {plan.deferred_count:,} tools it would defer.")
     at.sidebar.selectbox(key="enabled").set_value("auto").run()
-    [caption] = [c.value for c in at.caption if c.value.startswith("all schemas: the whole tools array")]
+    [caption] = [c.value for c in at.caption if c.value.startswith("all schemas up front: the whole tools array")]
     assert "not active" not in caption
 
 
@@ -310,7 +310,7 @@ def test_schema_size_table_explains_deferred_above_all_schemas():
     plans = {tk: inspector.plan(parse_config({}), 200_000, "chars4", tk) for tk in ("chars4", "o200k_base", "cl100k_base")}
     above = [tk for tk, p in plans.items() if p.deferred_tokens > p.eager_tokens]
     assert above == ["o200k_base"], {tk: (p.deferred_tokens, p.eager_tokens) for tk, p in plans.items()}
-    [caption] = [c.value for c in at.caption if c.value.startswith("all schemas: the whole tools array")]
+    [caption] = [c.value for c in at.caption if c.value.startswith("all schemas up front: the whole tools array")]
     assert caption.endswith("That is why, with o200k_base here, the deferred schemas add up to more than the whole "
                             "array that holds them.")
 
@@ -412,3 +412,23 @@ def test_tier_label_is_one_plain_label_on_the_page_and_in_the_report():
     inspector = inspector_of([SAMPLES / "team-workspace.yaml"])
     report = build_report(inspector, parse_config({}), 1_000)
     assert f">{esc(TIER_LABELS[2])}</span>" in report and "bare bridge" not in report
+
+
+def test_schema_size_table_names_each_figure_as_the_metrics_do():
+    """The "Schema size by tokenizer" table headed the figure the metric above calls "All schemas up front"
+    "all schemas": one quantity under two names on one page. Its columns are now the quantities' own names
+    (toolsearch/analysis/quantities.py), and the chars4 row gives the metrics' numbers."""
+    from toolsearch.analysis import quantities as Q
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    assert not at.exception, at.exception
+    sizes = literal_tables(at)["overview_sizes"]
+    names = [f"{q.name.lower()} (tokens)" for q in (Q.ALL_SCHEMAS, Q.DEFERRED_SCHEMAS, Q.TOOLS_ARRAY)]
+    assert list(sizes.columns) == ["tokenizer", *names]
+    metrics = {m.label: m.value for m in at.metric}
+    chars4 = sizes[sizes["tokenizer"] == "chars4"].iloc[0]
+    assert chars4[names[0]] == metrics[Q.ALL_SCHEMAS.name]
+    assert chars4[names[2]] == metrics[Q.TOOLS_ARRAY.name]
+    caption = next(c.value for c in at.caption if "the whole tools array with nothing deferred" in c.value)
+    assert caption.startswith("all schemas up front: ") and "deferred schemas: " in caption

@@ -8,6 +8,9 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from toolsearch.ui.common import md_escape
+from toolsearch.ui.tuning import BEST_REACHABLE_BUDGET_LABEL
+
 ROOT = Path(__file__).absolute().parent.parent
 
 
@@ -26,7 +29,7 @@ def test_nothing_listable_at_the_shortest_length_is_said_so():
     metrics: dict = {}
     box = _box({"lengths": "100, 32k", "goal": "any", "with": "cloudflare-flat"}, metrics)
     # the best reachable setting lists nothing at 100 tokens: its budget is none, not "not reachable"
-    assert metrics["Budget of the best reachable setting"] == "none", metrics
+    assert metrics[BEST_REACHABLE_BUDGET_LABEL] == "none", metrics
     assert "fewest listing tokens" not in box, box
     assert box.endswith("with the largest settings, as nothing can be listed at the shortest length and they give "
                         "every other length its best form."), box
@@ -36,6 +39,27 @@ def test_nothing_listable_at_the_shortest_length_is_said_so():
     # Out of reach, the budget metric is the best reachable setting's (1,491 tokens): called "Budget
     # needed" beside "it needs a budget of 46,241 tokens", one quantity had two numbers.
     assert "it needs a budget of 46,241 tokens" in box
-    assert metrics["Budget of the best reachable setting"] == "1,491 tokens", metrics
+    assert metrics[BEST_REACHABLE_BUDGET_LABEL] == "1,491 tokens", metrics
     assert "Budget needed at every length" not in metrics
 
+
+
+def test_best_reachable_budget_is_named_for_what_it_is_and_the_cap_floor_is_explained():
+    """Cloudflare alone cannot be named at 32K: the best reachable listing is one summary line of 38
+    tokens. The metric said "Budget of the best reachable setting: 38 tokens" while that setting
+    (threshold_pct 0.2%, listing_max_tokens 200) gives budgets of 64 and 200 tokens, which the table
+    beside it shows ("38 of 64 budget tokens"): two numbers for "the setting's budget". The metric is
+    the budget the best reachable listing needs, and the caption says why listing_max_tokens is above it,
+    as it does when the goal is reached."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"catalog": "cloudflare-flat", "lengths": "32k, 200k, 1m", "goal": "names"})
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    assert "Budget of the best reachable setting" not in metrics
+    assert metrics[BEST_REACHABLE_BUDGET_LABEL] == "38 tokens", metrics
+    assert metrics["Recommended listing_max_tokens"] == "200 tokens", metrics
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith(md_escape("listing_max_tokens 200 is its smallest value")) and "above the 38 tokens needed" in c
+               for c in captions), captions

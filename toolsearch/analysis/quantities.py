@@ -170,6 +170,14 @@ def length_label(n: int | None) -> str:
     return length_in_words(n) if n else "unknown"
 
 
+def length_arg(n: int | None) -> str:
+    """A context length as ``--context-lengths`` takes it: ``32k``, ``1m``, ``12345``, ``unknown``
+    (``None``): how a command the product prints for the user to run writes it."""
+    if n is None:
+        return "unknown"
+    return f"{n // 1_000_000}m" if n % 1_000_000 == 0 else f"{n // 1000}k" if n % 1000 == 0 else str(n)
+
+
 def form_word(form: str) -> str:
     """The word shown for a listing form or a server state (``groups`` → ``summary``; others unchanged)."""
     return STATE_WORDS.get(form, form)

@@ -37,7 +37,7 @@ from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
 from ..engine.wording import agree, cap_words, counted, settings_words
 from .wording import share_cell
-from .quantities import context_share, context_words, form_word, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
+from .quantities import context_share, context_words, form_word, length_arg, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
 from ..engine.invisible import quoted, reveal, reveal_line
 from .sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
                        mcp_server_of, shown_name, shown_names)
@@ -440,9 +440,10 @@ class MultiRecommendation:
         """Why ``listing_max_tokens`` is above the budget needed, when it is only because the cap has a
         smallest value (``LISTING_MAX_TOKENS_MIN``; the harness raises a smaller one to it): the lengths
         where ``threshold_pct`` gives more than the budget needed get that floor as their budget. ``None``
-        otherwise (the goal not reached, tool search not active, or the cap equal to the budget needed)."""
+        otherwise (tool search not active, or the cap equal to the budget needed). Out of reach, the budget
+        needed is the best reachable listing's, and the same floor holds for it."""
         floor = C.LISTING_MAX_TOKENS_MIN
-        if (not self.reached or self.inactive or self.budget_needed is None or self.listing_max_tokens != floor
+        if (self.inactive or self.budget_needed is None or self.listing_max_tokens != floor
                 or self.budget_needed >= floor):
             return None
         return (f"{cap_words(floor)} is its smallest value (a harness raises a smaller one to {floor}), above "
@@ -1814,11 +1815,8 @@ def _shell_word(word: str) -> str:
     return "$'" + "".join(out) + "'"
 
 
-def _length_arg(n: int | None) -> str:
-    """A context length as ``--context-lengths`` takes it: ``32k``, ``1m``, ``12345``, ``unknown``."""
-    if n is None:
-        return "unknown"
-    return f"{n // 1_000_000}m" if n % 1_000_000 == 0 else f"{n // 1000}k" if n % 1000 == 0 else str(n)
+#: A context length as ``--context-lengths`` takes it (one function: :func:`.quantities.length_arg`).
+_length_arg = length_arg
 
 
 def _option_words(option: str, value: str) -> list[str]:

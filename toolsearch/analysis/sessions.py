@@ -51,7 +51,7 @@ from ..engine.search import gate_term_text, required_coverage, tokenize, tokeniz
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
                               SessionSourceError, ToolResult, ToolUse, capped_problems, decode_text, json_trouble,
                               name_first_problems, read_sessions, read_text, refuse_wal)
-from .quantities import form_word, length_label
+from .quantities import form_word, length_arg, length_label
 from .sweep import ListingCounts, listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
 from .variants import DEFAULT_VARIANTS, variant_options
 
@@ -1025,6 +1025,51 @@ class CalledTool:
     searches_before: int
 
 
+#: What to do about the recorded searches that came back empty (``toolsearch sessions`` under its failed
+#: searches, the Sessions page under its Failed searches tab): the table says why each one failed, this
+#: says what a user can change.
+FAILED_SEARCHES_NEXT_WORDS = (
+    "what to do: where a tool should have answered, it lacks the gate term's word: a description in the words "
+    "users use lets the search find it, or a listing that names its server spares the search (the listing "
+    "what-if); toolsearch explain CATALOG -q QUERY, or the Search page, works a query through. Where no tool "
+    "has the capability, an empty result is the right answer")
+
+
+#: What to do about the recorded searches that found only tools the session did not call (``toolsearch
+#: sessions`` and the Sessions page's Failed searches tab, under that table).
+MISSED_SEARCHES_NEXT_WORDS = (
+    "what to do: toolsearch explain CATALOG -q QUERY, or the Search page, shows where the tool called afterwards "
+    "ranks for the query and which rule left it out; a listing that names its server spares the search (the "
+    "listing what-if)")
+
+
+#: What to do about flagged sessions (``toolsearch sessions`` under its flagged sessions, the Sessions page
+#: under its Flags tab): both flags are read against the listing what-if.
+FLAGS_NEXT_WORDS = (
+    "what to do: a compaction drops the messages, not the listing in the tool_search description, so a search "
+    "repeated after one is a round trip that a listing naming the tool saves; a session that never searched "
+    "either read the names from the listing or guessed them. The listing what-if says which: listed yes or no "
+    "for each tool called")
+
+
+def called_unnamed_next_words(at: Sequence[CalledListed]) -> str | None:
+    """What to do when the listing at some of ``at``'s context lengths leaves some of the called
+    tools unnamed (``toolsearch sessions`` under its per-length table, the Sessions page under its
+    Listing what-if table): where, by how many, and the recommendation that keeps the called servers
+    named at those lengths (``recommend --sessions … --keep-called``, the Tuning page's "Keep called
+    servers named"). ``None`` when every length names every called tool (or none was called)."""
+    short = [c for c in at if c.called_total and c.called_listed < c.called_total]
+    if not short:
+        return None
+    where = ", ".join(f"{length_label(c.context_length)} ({c.called_total - c.called_listed} of {c.called_total})"
+                      for c in short)
+    lengths = ",".join(length_arg(c.context_length) for c in at)
+    return (f"called tools not named at {where}: one setting that keeps the servers the sessions called named at "
+            f"these context lengths is toolsearch recommend CATALOG --context-lengths {lengths} --goal listed "
+            "--sessions SESSIONS --keep-called, or the Tuning page with these context lengths and "
+            "“Keep called servers named” ticked")
+
+
 #: What the per-length counts say when the sessions called no tool the catalog defers ("0 of 0"), as
 #: the Sessions page, ``toolsearch sessions``, ``recommend --sessions`` and the report say it.
 NO_DEFERRED_CALLED_WORDS = "the sessions called no tool this catalog defers, so there is nothing for the listing to name"
@@ -1365,6 +1410,13 @@ def called_listed_at(sessions: Sequence[Session], inspector: Inspector, config: 
     return out
 
 
+#: What to do when the sessions used servers the catalog lacks (every surface that says the drift, through
+#: :meth:`CatalogDrift.words`): tools missing from servers the catalog has are changes since the sessions
+#: ran, with nothing to add.
+DRIFT_NEXT_WORDS = ("To answer for the servers the sessions used, add a catalog file with the missing servers: "
+                    "several catalog files combine into one catalog.")
+
+
 @dataclass(frozen=True)
 class CatalogDrift:
     """Where the sessions' tools and the catalog they are replayed against differ.
@@ -1397,7 +1449,8 @@ class CatalogDrift:
         """The difference in one sentence (empty when nothing is missing), e.g. ``"3 tools the
         sessions used are not in team-workspace (mcp__jira__create_issue, …); servers missing:
         jira; the catalog has 2 servers no session mentions."`` and ``consequence``, what the drift
-        means for the figures shown beside it."""
+        means for the figures shown beside it; with servers missing, then what to do about them
+        (:data:`DRIFT_NEXT_WORDS`)."""
         if not self.drifted:
             return ""
         shown = ", ".join(shown_names(self.missing_tools[:limit])) + (
@@ -1409,7 +1462,7 @@ class CatalogDrift:
             text += f"; servers missing: {', '.join(shown_names(self.missing_servers))}"
         text += (f"; {counted(self.sessions_with_missing, 'session')} affected; the catalog has "
                  f"{counted(len(self.extra_servers), 'server')} no session mentions")
-        return f"{text}. {consequence}"
+        return f"{text}. {consequence}" + (f" {DRIFT_NEXT_WORDS}" if self.missing_servers else "")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: the attributes above (names as shown, :func:`shown_name`) plus ``drifted``

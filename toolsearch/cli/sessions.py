@@ -134,7 +134,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 at_lengths: Sequence[CalledListed] = (), not_deferred: Sequence[str] = ()) -> str:
     """The text report of ``toolsearch sessions``."""
     from ..analysis.sessions import (CONTEXT_LENGTHS_COLUMN, context_lengths_cell,  # noqa: PLC0415
-                                     NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, SEARCHES_JUST_BEFORE_COLUMN,  # noqa: PLC0415
+                                     FAILED_SEARCHES_NEXT_WORDS, NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS,  # noqa: PLC0415
+                                     FLAGS_NEXT_WORDS, MISSED_SEARCHES_NEXT_WORDS, SEARCHES_JUST_BEFORE_COLUMN, called_unnamed_next_words,
                                      SEARCHES_JUST_BEFORE_WORDS, SESSION_ORDER_WORDS, aggregates, counters_line, gate_term_text,
                                      released_hermes_sessions, released_hermes_words, shown_name, shown_names, summary)
 
@@ -165,12 +166,16 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     if agg["top_failed"]:
         fail_rows = [[_safe(f["query"]), f["count"], _safe(gate_term_text(f["gate_word"], f["gate"])),
                       _safe(f["why"]) if f["replay_empty"] else "finds matches now"] for f in agg["top_failed"]]
-        out += ["failed searches (recorded empty):", _table(fail_rows, ["query", "times", "gate term", "why"]), ""]
+        out += ["failed searches (recorded empty):", _table(fail_rows, ["query", "times", "gate term", "why"])]
+        if any(f["replay_empty"] for f in agg["top_failed"]):  # still empty today: say what would change that
+            out.append(FAILED_SEARCHES_NEXT_WORDS)
+        out.append("")
     if agg["top_missed"]:
         miss_rows = [[_safe(m["query"]), m["count"], _safe(_names(m["called"], 3)),
                       "yes" if m["replay_found_called"] else "no"] for m in agg["top_missed"]]
         out += ["searches that found only tools the session did not call (it called other tools afterwards):",
-                _table(miss_rows, ["query", "times", "called afterwards", "reference finds one now"]), ""]
+                _table(miss_rows, ["query", "times", "called afterwards", "reference finds one now"]),
+                MISSED_SEARCHES_NEXT_WORDS, ""]
     if what_if:
         wrows = [[_safe(shown_name(w.session)), _safe(shown_name(w.tool)), "yes" if w.listed else "no", w.searches_before,
                   _length(w.context_length), w.budget,
@@ -188,6 +193,9 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 _table(lrows, ["context length", "budget", "form", CALLED_LISTED_COLUMN, "searches saved"])]
         if all(not c.called_total for c in at_lengths):  # every row "0/0"
             out.append(f"note: {NO_SESSION_READ_WORDS if not sessions else NO_DEFERRED_CALLED_WORDS}")
+        unnamed = called_unnamed_next_words(at_lengths)
+        if unnamed:
+            out.append(unnamed)
         if not_deferred:  # the "of M" counts deferred tools of this catalog only
             out.append(f"not counted: the sessions also called {counted(len(not_deferred), 'tool')} this catalog "
                        f"does not defer: {_safe(_names(list(not_deferred), 8))}")
@@ -200,6 +208,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
             for r in f.repeated_after_compaction:
                 how = "same query" if r.exact else "near the same"
                 out.append(f"    #{r.step} '{_safe(r.query)}' after a compaction ({how} as '{_safe(r.earlier)}')")
+        if flagged:
+            out.append(FLAGS_NEXT_WORDS)
         out.append("")
     by_flag = {f.session: f for f in flags}
     by_session: dict[str, list] = {}

@@ -91,14 +91,17 @@ if common.require_catalog(v):
                                   "they are computed once per catalog and then cached."):
         st.caption(f"{len(ins.registration.tools):,} tools: switch on the toggle to count every schema with the BPE tokenizers.")
     sizes = []
+    all_col, deferred_col, array_col = (f"{q.name.lower()} (tokens)" for q in (Q.ALL_SCHEMAS, Q.DEFERRED_SCHEMAS, Q.TOOLS_ARRAY))
     for name in (("chars4",) if big and not st.session_state.get("bpe_sizes") else ("chars4", "o200k_base", "cl100k_base")):
         with st.spinner(f"Counting every schema with {name}…", show_time=True):  # seconds the first time
             other = v.inspector.plan(v.config, v.context_length, v.tokenizer, name)
-        sizes.append({"tokenizer": other.display_tokenizer, "all schemas (tokens)": other.eager_tokens,
-                      "deferred schemas (tokens)": other.deferred_tokens, "tools array with tool search (tokens)": other.tools_tokens})
+        # each column under the name the metrics above and every other surface give the figure (quantities.py)
+        sizes.append({"tokenizer": other.display_tokenizer, all_col: Q.all_schemas_up_front(other),
+                      deferred_col: Q.deferred_schemas(other), array_col: Q.tools_array(other)})
     literal_table(sizes, key="overview_sizes", nowrap=("tokenizer",))
-    above = [row["tokenizer"] for row in sizes if row["deferred schemas (tokens)"] > row["all schemas (tokens)"]]
-    st.caption("all schemas: the whole tools array with nothing deferred, counted as one text. deferred schemas: "
+    above = [row["tokenizer"] for row in sizes if row[deferred_col] > row[all_col]]
+    st.caption(f"{Q.ALL_SCHEMAS.name.lower()}: the whole tools array with nothing deferred, counted as one text. "
+               f"{Q.DEFERRED_SCHEMAS.name.lower()}: "
                "the deferred tools' definitions, the harness's estimate (chars4 rounds once over their sum; a BPE "
                "tokenizer counts each definition alone and adds them up)."
                + (f" That is why, with {' and '.join(above)} here, the deferred schemas add up to more than the "

@@ -31,7 +31,8 @@ from toolsearch.analysis.sessions import (CONTEXT_LENGTHS_COLUMN, NO_DEFERRED_CA
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, with_recorded_lengths, counters_line, released_hermes_sessions,
                                  released_hermes_words, scrub_sessions, shown_name, shown_names,
-                                 uncounted_calls)
+                                 uncounted_calls, FAILED_SEARCHES_NEXT_WORDS, FLAGS_NEXT_WORDS, MISSED_SEARCHES_NEXT_WORDS,
+                                 called_unnamed_next_words)
 
 SAMPLE = "Sample sessions"
 UPLOAD = "Upload a session file"
@@ -229,11 +230,14 @@ def timeline_rows(session: Session, rep: Replay) -> list[dict[str, Any]]:
 
 
 def render() -> None:
+    # The view first: on a fresh server's first request (a deep link to /sessions) Streamlit runs this
+    # script without the router, and common.view() then runs the router, which renders this page, and
+    # ends the outer run; anything written before it stayed above the page (the title twice).
+    v = common.view()
     st.title("Sessions")
     st.caption("What the model actually searched and called in recorded sessions, and what the current settings "
                "and each search variant would have returned. The sessions are replayed against the catalog chosen "
                "in the sidebar; everything stays on this machine.")
-    v = common.view()
     if not common.require_catalog(v):
         return
     assert v.inspector is not None
@@ -331,6 +335,8 @@ def render() -> None:
                                            "gate term": gate_term_text(f["gate_word"], f["gate"]),
                                            "why (reference, now)": f["why"] if f["replay_empty"] else "finds matches now"}
                                           for f in failed]), key="sessions_failed")
+            if any(f["replay_empty"] for f in failed):  # still empty today: what would change that
+                st.caption(common.md_escape(FAILED_SEARCHES_NEXT_WORDS[0].upper() + FAILED_SEARCHES_NEXT_WORDS[1:] + "."))
         missed = agg["top_missed"]
         if missed:
             st.caption("Recorded searches that found tools, none of which the session called afterwards, while it "
@@ -340,6 +346,7 @@ def render() -> None:
                                            "called afterwards": ", ".join(m["called"]),
                                            "reference finds one now": "yes" if m["replay_found_called"] else "no"}
                                           for m in missed]), key="sessions_missed")
+            st.caption(common.md_escape(MISSED_SEARCHES_NEXT_WORDS[0].upper() + MISSED_SEARCHES_NEXT_WORDS[1:] + "."))
     with tabs[2]:
         st.caption(f"With the sidebar's settings ({settings_words(v.config.threshold_pct, v.config.listing_max_tokens)}), "
                    "at the context lengths you serve: how many of the "
@@ -369,6 +376,9 @@ def render() -> None:
                             CALLED_LISTED_COLUMN: share_cell(c.called_listed, c.called_total),
                             "searches saved": c.searches_saved} for c in at], key="sessions_at_lengths",
                           nowrap=(CALLED_LISTED_COLUMN,))
+            unnamed = called_unnamed_next_words(at)
+            if unnamed:  # a count short of its total: where the next step is
+                st.info(common.md_escape(unnamed[0].upper() + unnamed[1:] + "."), icon=":material/tune:")
         st.caption("Per called tool, at each session's own recorded context length: was its name already in the listing at the "
                    "session's context length (else the sidebar's) and the sidebar's threshold_pct and "
                    "listing_max_tokens? If so the searches just before its call were avoidable. "
@@ -438,6 +448,7 @@ def render() -> None:
                 "repeated searches": "; ".join(f"#{r.step} {quoted(r.query)} (before: {quoted(r.earlier)})"
                                                for r in f.repeated_after_compaction)} for f in flagged]),
                 key="sessions_flags")
+            st.caption(common.md_escape(FLAGS_NEXT_WORDS[0].upper() + FLAGS_NEXT_WORDS[1:] + "."))
     with downloads:
         left_out: list[str] = []
         labeled = export_queries(loaded.sessions, v.inspector, name=f"Labeled queries from {label}", left_out=left_out)

@@ -34,6 +34,10 @@ from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATM
 
 #: The checkbox that keeps every server the recorded sessions called named (``--keep-called``).
 KEEP_CALLED_LABEL = "Keep called servers named"
+#: The budget metric when the goal is out of reach: the smallest budget that gives the best reachable
+#: listing (``budget_needed``), which the setting's own budget at a length may exceed (the cap's floor of
+#: 200 tokens, or threshold_pct's share of a longer length).
+BEST_REACHABLE_BUDGET_LABEL = "Budget needed for the best reachable listing"
 #: The preset shown once the list of context lengths matches none of the presets.
 CUSTOM = "Custom"
 parse_lengths = common.parse_context_lengths
@@ -408,7 +412,9 @@ if common.require_catalog(v):
         else:
             # with headroom the figure is above the listing: say so, in the words of toolsearch recommend
             with_headroom = f"with {multi.headroom_pct:g}% headroom" if multi.headroom_pct and multi.reached else None
-            row.metric("Budget needed at every length" if multi.reached else "Budget of the best reachable setting",
+            # out of reach: the smallest budget that gives the best reachable listing, not the budget the setting
+            # gives (that is each length's own, in the table: "38 of 64 budget tokens")
+            row.metric("Budget needed at every length" if multi.reached else BEST_REACHABLE_BUDGET_LABEL,
                        # no budget: nothing is listed at the shortest length, or listing is off (the box below
                        # says which); "not reachable" under "best reachable" contradicted itself
                        f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "none",
