@@ -376,14 +376,18 @@ def test_cli_a_bad_entry_fails_alone_and_starts_nothing(tmp_path) -> None:
                         r"'x'; the reason is above\), so nothing was read from it; [^\n]*\n", result.stderr), result.stderr
 
 
-def test_cli_many_bad_entries_are_each_said_once_and_the_refusal_names_twelve(tmp_path) -> None:
+def test_cli_many_bad_entries_are_said_as_a_catalog_file_says_its_problems_and_the_refusal_names_twelve(tmp_path) -> None:
     # 500 broken entries: the refusal named every one again on its last line (a config of 200,000
-    # made a line of megabytes); each still has its own line above it
+    # made a line of megabytes); and each had a line of its own (200,000 lines): now the first 100
+    # have one, and one line counts the others, as a catalog file's problems are said
     path = write_json(tmp_path / "mcp.json", {"mcpServers": {f"s{i}": 5 for i in range(500)}})
     result = run_cli("plan", path)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     lines = result.stderr.splitlines()
-    assert sum(line.startswith("toolsearch: live: s") for line in lines) == 500
+    assert [line.split(":")[2] for line in lines if line.startswith("toolsearch: live: s")] == [
+        f" s{i}" for i in range(100)]
+    assert lines[100] == (f"toolsearch: warning: {path}: 400 more entries skipped past the first 100 problems of this "
+                          "file (counted, not named)")
     names = ", ".join(f"'s{i}'" for i in range(12))
     assert lines[-1].startswith(f"toolsearch: error: {path}: no server listed its tools (500 servers failed: {names} "
                                 "and 488 more; the reasons are above), so nothing was read from it; "), lines[-1]

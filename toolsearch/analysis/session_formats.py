@@ -186,8 +186,9 @@ class ReadResult:
 Progress = Callable[[int, int | None], None]  # (sessions read so far, total when known)
 
 #: Problems named one by one for one session file; past them, one line counts the rest. A file of
-#: two million lines that are not JSON printed two million lines and held a gigabyte.
-MAX_NAMED_PROBLEMS = 100
+#: two million lines that are not JSON printed two million lines and held a gigabyte. The cap of
+#: catalog files and MCP client configs too: one rule for every input file.
+from ..engine.catalog import MAX_NAMED_PROBLEMS  # noqa: E402
 
 
 def name_first_problems(out: ReadResult, start: int, origin: str) -> None:

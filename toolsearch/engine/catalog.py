@@ -79,6 +79,18 @@ class Problem:
 #: rest. A 6 MB file of 2,000,000 tools without a name printed 2,000,000 lines (245 MB) and held 870 MB.
 MAX_NAMED_PROBLEMS = 100
 
+#: What a catalog file's problems past the named ones are, per severity (:func:`more_problems_message`).
+CATALOG_PROBLEM_WORDS = {"error": "items skipped", "warning": "items repaired", "info": "notes"}
+
+
+def more_problems_message(severity: str, count: int, words: Mapping[str, str] = CATALOG_PROBLEM_WORDS) -> str:
+    """The message of the problem (or line) that counts ``count`` problems of ``severity`` of one
+    source file past its first :data:`MAX_NAMED_PROBLEMS`: ``"1,200 more items skipped past the first
+    100 problems of this file (counted, not named)"``. ``words``: what the problems are, per
+    severity (catalog files: :data:`CATALOG_PROBLEM_WORDS`; MCP client configs have their own)."""
+    return (f"{count:,} more {words.get(severity, 'problems')} past the first {MAX_NAMED_PROBLEMS} problems of this "
+            "file (counted, not named)")
+
 
 class _Problems(list):
     """One source's problems as they are found: the first :data:`MAX_NAMED_PROBLEMS` kept, the rest
@@ -101,9 +113,7 @@ class _Problems(list):
 
     def done(self) -> tuple[Problem, ...]:
         """The problems kept, then one per severity that counts the others."""
-        words = {"error": "items skipped", "warning": "items repaired", "info": "notes"}
-        return (*self, *(Problem(severity, self.origin, f"{count:,} more {words.get(severity, 'problems')} past the first "
-                                 f"{MAX_NAMED_PROBLEMS} problems of this file (counted, not named)", count)
+        return (*self, *(Problem(severity, self.origin, more_problems_message(severity, count), count)
                          for severity, count in self.past.items()))
 
 

@@ -1343,6 +1343,21 @@ def _load_sdk() -> None:
     import mcp_types  # noqa: F401, PLC0415
 
 
+def _broken_entry(spec: ServerSpec, status: ServerStatus, progress: ProgressFn | None,
+                  start: float) -> tuple[None, list[Problem]]:
+    """A bad config entry (:attr:`ServerSpec.invalid`): nothing to start, so no task either (200,000
+    of them were 200,000 tasks waiting for a turn). Its status fails with the reason, its problem says
+    so, and ``progress`` hears of it unless the entry is only counted (:attr:`ServerSpec.counted_only`:
+    past the first problems of its file, which the file's warnings count)."""
+    status.state = "failed"
+    status.reason = spec.scrub(spec.invalid or "")[:_REASON_MAX_CHARS]
+    status.elapsed = time.perf_counter() - start
+    problem = Problem("error", f"{LIVE_ORIGIN}: server {quoted(spec.name)}", f"not connected: {status.reason}")
+    if not spec.counted_only:
+        _emit(progress, status)
+    return None, [problem]
+
+
 async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: ProgressFn | None,
                        default_timeout: float, max_pages: int,
                        in_session: Callable[[Any, _Tap, Server, list[Problem]], Awaitable[None]] | None = None,
@@ -1361,15 +1376,10 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
     timeout = spec.connect_timeout or default_timeout
     status.state = "connecting"
     _emit(progress, status)
-    tap = _Tap(spec.scrub, spec.secret_values())
     server: Server | None = None
     if spec.invalid:  # a bad config entry: nothing to start
-        status.state = "failed"
-        status.reason = spec.scrub(spec.invalid)[:_REASON_MAX_CHARS]
-        status.elapsed = time.perf_counter() - start
-        problems.append(Problem("error", where, f"not connected: {status.reason}"))
-        _emit(progress, status)
-        return server, problems
+        return _broken_entry(spec, status, progress, start)
+    tap = _Tap(spec.scrub, spec.secret_values())
     if spec.unresolved:
         names = ", ".join(spec.unresolved)
         status.flags.append(f"unset {agree(spec.unresolved, 'variable', 'variables')} left as written: {names}")
@@ -1472,13 +1482,19 @@ async def aconnect_servers(specs: Sequence[ServerSpec], *, name: str = "Live ser
 
     try:
         async with anyio.create_task_group() as group:
+            broken = []
             for index, spec in enumerate(specs):
-                if not spec.enabled and not spec.invalid:  # a broken entry is reported, enabled or not
+                if spec.invalid:  # a broken entry is reported, enabled or not
+                    broken.append(index)
+                    continue
+                if not spec.enabled:
                     statuses[index].state = "skipped"
                     statuses[index].reason = "enabled: false"
                     _emit(progress, statuses[index])
                     continue
                 group.start_soon(run, index)
+            for index in broken:  # after the skipped ones, before any server has started, as a task of its own did
+                results[index] = _broken_entry(specs[index], statuses[index], progress, time.perf_counter())
     except BaseExceptionGroup as exc:
         # Only something from outside a server (e.g. a UI framework's rerun signal raised in the
         # progress callback, or Ctrl-C) gets here; every session is closed by now. Re-raise it
@@ -2060,8 +2076,12 @@ class LiveConnections:
         out: queue.Queue[tuple[str, int, Any]] = queue.Queue()
         waiting = set()
         at_once = holder.portal.call(anyio.CapacityLimiter, C.LIVE_CONNECT_AT_ONCE)  # made on the sessions' loop
+        broken = []
         for index, spec in enumerate(specs):
-            if not spec.enabled and not spec.invalid:  # a broken entry is reported, enabled or not
+            if spec.invalid:  # a broken entry is reported, enabled or not
+                broken.append(index)
+                continue
+            if not spec.enabled:
                 statuses[index].state = "skipped"
                 statuses[index].reason = "enabled: false"
                 _emit(progress, statuses[index])
@@ -2070,6 +2090,8 @@ class LiveConnections:
             holder.tasks.append(holder.portal.start_task_soon(holder.hold, index, spec, out, default_timeout,
                                                               max_pages, at_once))
         try:
+            for index in broken:  # nothing to start: failed here, not on the sessions' loop
+                results[index] = _broken_entry(specs[index], statuses[index], progress, time.perf_counter())
             while waiting:
                 kind, index, payload = out.get()
                 if kind == "done":

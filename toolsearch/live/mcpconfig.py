@@ -40,7 +40,8 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower (once per value read)
+from typing import Any, Iterable
 from urllib.parse import urlsplit
 
 from ..engine import constants as C
@@ -444,6 +445,11 @@ class ServerSpec:
             far as they can be read (env and header values, secret arguments, URL credentials,
             what ``${VAR}`` references resolved to): the entry is never used, but its values
             are masked wherever the config's secrets are.
+        counted_only: an :attr:`invalid` entry past the first
+            :data:`~toolsearch.engine.catalog.MAX_NAMED_PROBLEMS` problems of its file: it fails as
+            every broken entry does, but is not named on a line of its own (no progress call when
+            connecting); its file's warnings end with the line that counts such entries
+            (:func:`parse_config_data`).
     """
 
     name: str
@@ -467,6 +473,7 @@ class ServerSpec:
     preview: Mapping[str, Any] = field(default_factory=dict)
     peer_secrets: tuple[str, ...] = ()
     written_secrets: tuple[str, ...] = ()
+    counted_only: bool = False
 
     def __repr__(self) -> str:  # never show secrets, even in a traceback or a debugger
         return f"ServerSpec({self.redacted()!r})"
@@ -966,7 +973,8 @@ def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str
 
 def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping[str, str] | None = None,
                  workspace: str | Path | None = None, base_dir: str | Path | None = None,
-                 warnings: list[str] | None = None, env_files: bool = True) -> ServerSpec:
+                 warnings: list[str] | None = None, env_files: bool = True,
+                 context: Mapping[str, str] | None = None) -> ServerSpec:
     """One server entry → :class:`ServerSpec`.
 
     Args:
@@ -981,6 +989,8 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
         warnings: collects non-fatal notes.
         env_files: read ``envFile`` files; when false an ``envFile`` is left unread with a
             warning (the app does so for a browser on another machine).
+        context: :func:`context_values` of ``workspace``, when the caller has them (a file of
+            many entries computes them once).
 
     Raises:
         ConfigError: the entry is not a mapping, has neither ``command`` nor ``url``, or a key
@@ -991,7 +1001,7 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
     secrets: list[str] = []
     found: list[str] = []
     try:
-        return _parse_server(name, raw, kind, where, environ, workspace, base_dir, found, secrets, env_files)
+        return _parse_server(name, raw, kind, where, environ, workspace, base_dir, found, secrets, env_files, context)
     except ConfigError as exc:
         secrets.extend(_written_secrets(raw))
         error = ConfigError(scrub_text(str(exc), secret_list(secrets)))
@@ -1005,13 +1015,13 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
 
 def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[str, str] | None,
                   workspace: str | Path | None, base_dir: str | Path | None, warnings: list[str],
-                  secrets: list[str], env_files: bool = True) -> ServerSpec:
+                  secrets: list[str], env_files: bool = True, context: Mapping[str, str] | None = None) -> ServerSpec:
     """:func:`parse_server` without the scrubbing; ``secrets`` collects the entry's secret values
     as they become known."""
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{where}: expected a mapping with 'command' or 'url', got {_type_name(raw)}")
     environ = os.environ if environ is None else environ
-    context = context_values(workspace)
+    context = context_values(workspace) if context is None else context
     key = url_key(raw, kind)  # `url`, or Windsurf's `serverUrl` / Gemini CLI's `httpUrl`: read alike
     note = _url_keys_warning(raw, kind, where)
     if note:
@@ -1179,7 +1189,7 @@ def _written_secrets(raw: Any) -> list[str]:
 
 
 def _invalid_spec(name: str, raw: Any, reason: str, origin: str,
-                  secrets: tuple[str, ...] = (), kind: str = "mcpServers") -> ServerSpec:
+                  secrets: tuple[str, ...] = (), kind: str = "mcpServers", counted_only: bool = False) -> ServerSpec:
     """A spec for an entry that cannot be used: connecting it fails at once with ``reason``. Its
     transport is what the entry's URL (:func:`url_key`) or ``command`` says, else ``unknown``; ``enabled`` is the
     entry's own when it is a boolean (a disabled entry is not started, a broken one never is)."""
@@ -1195,7 +1205,49 @@ def _invalid_spec(name: str, raw: Any, reason: str, origin: str,
         if isinstance(raw.get("enabled"), bool):
             enabled = raw["enabled"]
     return ServerSpec(name=name, transport=transport, origin=origin, display=display, invalid=reason,
-                      enabled=enabled, written_secrets=secrets)
+                      enabled=enabled, written_secrets=secrets, counted_only=counted_only)
+
+
+#: What an MCP client config's problems past the named ones are, per severity
+#: (:func:`~toolsearch.engine.catalog.more_problems_message`): a broken entry is skipped (never started).
+CONFIG_PROBLEM_WORDS = {"error": "entries skipped", "warning": "warnings"}
+
+
+class _FileProblems:
+    """One config file's problems as they are found, in file order, under the rule catalog files
+    follow: the first :data:`~toolsearch.engine.catalog.MAX_NAMED_PROBLEMS` named (a warning kept,
+    a broken entry named on its own line), the rest counted per severity (:meth:`count_lines`)."""
+
+    def __init__(self, origin: str, warnings: list[str]) -> None:
+        self.origin = origin
+        self.warnings = warnings
+        self.named = 0
+        self.past: dict[str, int] = {}
+
+    def _admit(self, severity: str) -> bool:
+        from ..engine.catalog import MAX_NAMED_PROBLEMS  # noqa: PLC0415
+
+        if self.named < MAX_NAMED_PROBLEMS:
+            self.named += 1
+            return True
+        self.past[severity] = self.past.get(severity, 0) + 1
+        return False
+
+    def warn(self, warnings: Iterable[str]) -> None:
+        """Keep each of ``warnings`` while fewer than the cap are named, else count it."""
+        self.warnings.extend(w for w in warnings if self._admit("warning"))
+
+    def broken(self) -> bool:
+        """A broken entry: True when it is named, False when it is only counted."""
+        return self._admit("error")
+
+    def count_lines(self) -> list[str]:
+        """``file: N more entries skipped past the first 100 problems of this file (counted, not
+        named)``, and the same for warnings: one line per severity with problems past the cap."""
+        from ..engine.catalog import more_problems_message  # noqa: PLC0415
+
+        return [f"{self.origin}: {more_problems_message(severity, self.past[severity], CONFIG_PROBLEM_WORDS)}"
+                for severity in ("error", "warning") if self.past.get(severity)]
 
 
 def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | None = None,
@@ -1208,6 +1260,12 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
     :attr:`ServerSpec.invalid` set to the reason (which names ``origin`` and the place, e.g.
     ``.mcp.json: mcpServers.github.args[1]: …``); connecting reports it as a failed server.
     ``env_files=False`` leaves every ``envFile`` unread, with a warning (see :func:`parse_server`).
+
+    A file's problems (warnings and broken entries, in file order) follow the rule of catalog
+    files: the first :data:`~toolsearch.engine.catalog.MAX_NAMED_PROBLEMS` are named, the rest
+    counted per severity in the last lines of :attr:`McpConfig.warnings`. A broken entry past them
+    is still a spec (it fails and is counted wherever servers are), with
+    :attr:`ServerSpec.counted_only` set.
 
     Raises:
         ConfigError: ``data`` is not one of the config shapes (no servers map at the top level).
@@ -1224,27 +1282,37 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
     if not block:
         warnings.append(f"{origin}: {kind}: no servers ({'null' if block is None else 'an empty map'}); "
                         "nothing to connect")
+    problems = _FileProblems(origin, warnings)
+    context = context_values(workspace)  # once for the file, not per entry
     specs = []
     for name, raw in (block or {}).items():
         where = f"{origin}: {kind}.{name}"
+        found: list[str] = []
         if not isinstance(name, str):
-            warnings.append(f"{where}: the server name was read as {_type_name(name)} {name!r} "
-                            "(YAML reads on/off/yes/no as booleans); quote it to keep the name")
+            found.append(f"{where}: the server name was read as {_type_name(name)} {name!r} "
+                         "(YAML reads on/off/yes/no as booleans); quote it to keep the name")
         try:
             spec = parse_server(str(name), raw, kind, where, environ=environ, workspace=workspace,
-                                base_dir=base_dir, warnings=warnings, env_files=env_files)
+                                base_dir=base_dir, warnings=found, env_files=env_files, context=context)
+            problems.warn(found)
         except ConfigError as exc:
-            spec = _invalid_spec(str(name), raw, str(exc), where, getattr(exc, "secrets", ()), kind)
+            problems.warn(found)
+            spec = _invalid_spec(str(name), raw, str(exc), where, getattr(exc, "secrets", ()), kind,
+                                 counted_only=not problems.broken())
         specs.append(spec)
     if kind == "mcp_servers":
-        specs = _hermes_timeouts(data, specs, origin, warnings)
+        found = []
+        specs = _hermes_timeouts(data, specs, origin, found)
+        problems.warn(found)
+    warnings.extend(problems.count_lines())
     if len(specs) > 1:  # every value from the file is a secret in every server's output
         from dataclasses import replace  # noqa: PLC0415
         # one tuple shared by every server, its own values included (they are its secrets anyway): a
         # tuple of the others' values per server grew with the square of the servers (a 2.7 MB config
         # of 200,000 entries did not finish in five minutes)
         every = tuple(v for spec in specs for v in spec.own_secrets())
-        specs = [replace(spec, peer_secrets=every) for spec in specs]
+        if every:  # none: every spec keeps the empty tuple it has
+            specs = [replace(spec, peer_secrets=every) for spec in specs]
     tools = data.get("tools")
     return McpConfig(kind=kind, servers=tuple(specs), origin=origin, warnings=tuple(warnings),
                      has_tool_search=isinstance(tools, Mapping) and "tool_search" in tools)
