@@ -46,13 +46,14 @@ from urllib.parse import urlsplit
 from ..engine import constants as C
 from ..engine import readers
 from ..engine.errors import ConfigError
+from ..engine.config import shown_value
 from ..engine.registration import parse_bool_like
 # The masking itself lives in the engine layer (analysis masks session text with it too); the
 # names stay importable from here.
 from ..engine.secrets import (  # noqa: F401
     _BASE64_PIECE_MIN_CHARS, _LINE_BREAK, _PLAIN_WORD, _URL_IN_TEXT, SECRET_MIN_CHARS, _encoded_forms, _mask_query,
     _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, matrix_values, redact_url, scrub_data,
-    scrub_text, secret_list)
+    mask_token_shapes, scrub_text, secret_list)
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
 #: Command-line options whose value is a secret (``--token=x``, ``--api-key x``, ``--accessToken x``):
@@ -791,8 +792,28 @@ def _got(value: Any) -> str:
     object with ``headers`` and ``env``, as the MCP registry's ``server.json`` writes one), whose
     values would otherwise be printed in full, credentials included."""
     if value is None or isinstance(value, (str, int, float, bool)):
-        return repr(value)
+        return shown_value(value)
     return _type_name(value)
+
+
+def shown_name(name: Any) -> str:
+    """An ``env`` variable's or a header's name as an error message names it: up to its first ``=``
+    or ``:`` as written, the rest as ``••••``, and known credential shapes masked. A name that is not
+    one (``"API_KEY=sk-…"`` or ``"Authorization: Bearer …"`` written as the key, the value pasted
+    into it) would otherwise print the value, which is a secret.
+
+    Args:
+        name: the key as the config wrote it.
+
+    Returns:
+        the name as it is safe to show (not quoted).
+    """
+    text = str(name)
+    cut = re.search(r"[=:]", text)
+    if cut is not None:
+        rest = text[cut.end():]
+        text = text[:cut.end()] + (" " if rest.startswith(" ") else "") + (C.SECRET_MASK if rest.strip() else "")
+    return mask_token_shapes(text)
 
 
 def _scalar_text(value: Any) -> str | None:
@@ -812,7 +833,7 @@ def _string_map(raw: Any, where: str) -> dict[str, str]:
     for key, value in raw.items():
         text = _scalar_text(value)
         if text is None:
-            raise ConfigError(f"{where}.{key}: expected a string, got {_type_name(value)}")
+            raise ConfigError(f"{where}.{shown_name(key)}: expected a string, got {_type_name(value)}")
         out[str(key)] = text
     return out
 
@@ -829,7 +850,7 @@ def _check_headers(headers: Mapping[str, str], where: str) -> None:
     names the header and what is wrong, never the value (every header value is a secret)."""
     for name, value in headers.items():
         if not _HEADER_NAME.fullmatch(name):
-            raise ConfigError(f"{where}: expected header names of letters, digits and !#$%&'*+-.^_`|~, got {name!r}")
+            raise ConfigError(f"{where}: expected header names of letters, digits and !#$%&'*+-.^_`|~, got {shown_name(name)!r}")
         bad = next((ch for ch in value if not _HEADER_VALUE.fullmatch(ch)), None)
         if bad is not None:
             kind = ("a line break" if bad in "\r\n" else "a control character" if ord(bad) < 0xA0
@@ -1073,7 +1094,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         secrets.extend(env.values())
         for key, value in env.items():
             if "\x00" in key or "\x00" in value or "=" in key or not key:
-                raise ConfigError(f"{where}.env: the variable {key!r} has an empty name, a '=' in its name or a NUL "
+                raise ConfigError(f"{where}.env: the variable {shown_name(key)!r} has an empty name, a '=' in its name or a NUL "
                                   "character (U+0000); no program can be started with it")
         cwd_raw = entry.get("cwd")
         if cwd_raw is not None and not isinstance(cwd_raw, str):
