@@ -45,3 +45,52 @@ def test_a_value_pasted_into_a_name_or_a_setting_is_not_quoted(tmp_path: Path) -
         f"{config}: mcpServers.typed.type: expected stdio, http or sse, got 'Bearer ••••'",
         f"{config}: mcpServers.words.timeout: expected a number of seconds, got '30s'",
     ]
+
+
+def _all_text(at) -> str:
+    """Every string the Live servers page put on screen (labels, messages, tables)."""
+    from google.protobuf.message import Message
+
+    def strings(msg) -> list[str]:
+        out: list[str] = []
+        for _, val in msg.ListFields():
+            for v in (list(val) if hasattr(val, "extend") else [val]):
+                if isinstance(v, str):
+                    out.append(v)
+                elif isinstance(v, Message):
+                    out.extend(strings(v))
+        return out
+
+    def walk(node) -> list[str]:
+        found = strings(node.proto) if getattr(node, "proto", None) is not None else []
+        for child in (getattr(node, "children", None) or {}).values():
+            found += walk(child)
+        return found
+
+    tables = [t.value.to_csv() for t in at.dataframe] + [t.value.to_csv() for t in at.table]
+    return "\n".join(walk(at._tree) + tables)
+
+
+def test_the_live_page_names_a_pasted_key_without_its_value(tmp_path: Path) -> None:
+    import json
+
+    from streamlit.testing.v1 import AppTest
+
+    root = Path(__file__).resolve().parent.parent
+    config = json.dumps({"mcpServers": {
+        "envkey": {"command": "server-that-is-not-started", "env": {f"API_KEY={SECRET}": "x"}},
+        "header": {"url": "https://mcp.example/mcp", "headers": {f"Authorization: Bearer {SECRET}": ""}},
+        "typed": {"url": "https://mcp.example/mcp", "type": f"Bearer {GITHUB}"},
+    }})
+    at = AppTest.from_file(str(root / "toolsearch" / "ui" / "live.py"), default_timeout=180)
+    at.run()
+    at.file_uploader(key="live_config_upload").set_value(("mcp.json", config.encode(), "application/json"))
+    at.run()
+    assert not at.exception, at.exception
+    from conftest import literal_tables
+
+    shown = _all_text(at)
+    assert "Kestrel" not in shown and "ghp_" not in shown
+    problems = " ".join(literal_tables(at)["live_specs"]["problem"])
+    assert "the variable 'API_KEY=••••'" in problems and "got 'Authorization: ••••'" in problems, problems
+    assert "got 'Bearer ••••'" in problems, problems
