@@ -215,6 +215,21 @@ _PAIR_IN_TEXT = re.compile(r"(?:^|(?<=[;&\s]))([A-Za-z_][A-Za-z0-9_.\-]{0,63})([
 _JSON_PAIR_IN_TEXT = re.compile(r'"([A-Za-z_][A-Za-z0-9_.\-]{0,63})"\s*:\s*"((?:[^"\\]|\\.)*)"')
 
 
+#: An argument that is one whole HTTP header line, ``Authorization: Bearer x`` (a header given
+#: without ``--header``, or to a program whose header option toolsearch does not know).
+_HEADER_LINE = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9\-]{0,63})[ \t]*:[ \t]*([^\s/][^\r\n]*?)[ \t]*")
+
+
+def _header_line(text: str) -> tuple[int, int, str] | None:
+    """``(start, end, value)`` of the value when ``text`` is one header line whose name says the
+    value is a secret (``Authorization``, ``X-Api-Key``, ``Cookie``: the rule of option names), a
+    value that is only ``${VAR}`` placeholders aside; else ``None``."""
+    m = _HEADER_LINE.fullmatch(text or "")
+    if m is None or not _is_secret_option("--" + m.group(1)) or _names_no_secret(m.group(2)):
+        return None
+    return m.start(2), m.end(2), m.group(2)
+
+
 def _secret_pairs(text: str) -> list[tuple[int, int, str]]:
     """The ``name=value`` pairs, and the ``"name": "value"`` pairs of JSON text, in ``text`` whose
     name says the value is a secret (the rule of option names: ``Password``, ``API_KEY``,
@@ -230,6 +245,9 @@ def _secret_pairs(text: str) -> list[tuple[int, int, str]]:
             except ValueError:
                 value = m.group(2)
             found.append((m.start(2), m.end(2), value))
+    line = _header_line(text)
+    if line is not None and not any(a < line[1] and line[0] < b for a, b, _ in found):
+        found.append(line)
     return sorted((a, b, v) for a, b, v in found if v and v != C.SECRET_MASK and not _names_no_secret(v))
 
 
@@ -285,9 +303,12 @@ def free_text_secrets(text: str) -> list[str]:
     credential shapes (``ghp_…``, ``sk-…``: :func:`~toolsearch.engine.secrets.credential_shapes`),
     which also count in a URL's path (``https://host/mcp/sk-…/sse``), and the value of each
     ``name=value`` pair or JSON ``"name": "value"`` pair whose name says it is a secret (a
-    connection string's ``Password=x``, a ``--config '{"apiKey": "x"}'`` argument)."""
+    connection string's ``Password=x``, a ``--config '{"apiKey": "x"}'`` argument), and of a text
+    that is one header line whose name says so (``Authorization: Bearer x``: ``Bearer x`` and ``x``)."""
     values = [value for match in _URL_IN_TEXT.finditer(text or "") for value in _url_secrets(match.group(0))]
-    return values + credential_shapes(text or "") + [value for _, _, value in _secret_pairs(text)]
+    line = _header_line(text)  # "Authorization: Bearer x": the token on its own too, as a header option's
+    return (values + credential_shapes(text or "") + [value for _, _, value in _secret_pairs(text)]
+            + (line[2].split()[1:] if line is not None else []))
 
 
 def secret_arguments(args: Iterable[str]) -> list[str]:
