@@ -36,3 +36,20 @@ def test_plan_never_shows_a_header_line_argument_the_server_echoes(tmp_path: Pat
     assert done.returncode == 0, done.stderr
     assert "S3cret" not in done.stdout + done.stderr
     assert "Content-Type: application/json" in done.stdout
+
+
+def test_the_two_argument_header_form_masks_the_value_not_the_name(tmp_path: Path) -> None:
+    # mcp-proxy's form: `mcp-proxy --headers Authorization 'Bearer x' URL` (and -H NAME VALUE). The
+    # name was masked as if it were the value, and the token after it was shown and not scrubbed.
+    args = ["--headers", "Authorization", "Bearer TwoArgS3cret-74d0", "-H", "X-Api-Key", "TwoArgKeyS3cret-85e1",
+            "https://mcp.example/sse"]
+    assert mask_arguments(args) == ["--headers", "Authorization", MASK, "-H", "X-Api-Key", MASK,
+                                    "https://mcp.example/sse"]
+    assert {"Bearer TwoArgS3cret-74d0", "TwoArgS3cret-74d0", "TwoArgKeyS3cret-85e1"} <= set(secret_arguments(args))
+    assert mask_arguments(["bash", "-c", "mcp-proxy --headers Authorization 'Bearer TwoArgS3cret-74d0' URL"]) == [
+        "bash", "-c", f"mcp-proxy --headers Authorization '{MASK}' URL"]
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {
+        "echo": {"command": sys.executable, "args": [str(ECHO), *args]}}})
+    done = run_cli_process("plan", config, "--json", "--timeout", "60")
+    assert done.returncode == 0, done.stderr
+    assert "S3cret" not in done.stdout + done.stderr

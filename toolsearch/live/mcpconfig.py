@@ -175,11 +175,17 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
     out: list[tuple[str, str | None, str]] = []
     pending: str | None = None
     for arg in args:
-        if pending is not None and not (arg.startswith("-") and pending != "header"):
+        if pending is not None and not (arg.startswith("-") and pending not in ("header", "header value")):
+            if pending == "header" and _HEADER_NAME.fullmatch(arg) and _is_secret_option("--" + arg):
+                # mcp-proxy's two-argument form, `--headers Authorization "Bearer x"`: the name as
+                # written, the next argument its value
+                out.append(("", None, arg))
+                pending = "header value"
+                continue
             # An env option's value that is not NAME=VALUE (`--env '{"API_KEY": "x"}'`, JSON) is read as
             # text: the values under its secret-named keys (:func:`_secret_pairs`), URL credentials.
             env_text = pending == "env" and not _ENV_ASSIGNMENT.fullmatch(arg)
-            out.append(("", None if env_text else pending, arg))
+            out.append(("", None if env_text else "header" if pending == "header value" else pending, arg))
             pending = None
             continue
         pending = None
