@@ -296,7 +296,7 @@ def test_lint_baseline_compares_title_annotations_output_schema_and_lookalike_re
                      ("warning", "github", "get_issue", "outputSchema")]
     text = run_cli("lint", b, "--baseline", a).stdout
     assert "the output schema changed since the baseline snapshot" in text
-    assert "new since the baseline snapshot under a name that looks like slack/post_message" in text
+    assert "new since the baseline snapshot under a name that looks like 'slack/post_message'" in text
     diff = run_cli("diff", a, b).stdout
     assert "possible rug pull: github/close_issue (annotations changed)" in diff
     assert "\u0455lack/post_message: new since the baseline snapshot" in diff

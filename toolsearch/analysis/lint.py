@@ -1656,7 +1656,7 @@ def rug_pulls(before: Catalog, after: Catalog, naming: str = "prefixed") -> list
     says what changed."""
     import json  # noqa: PLC0415
 
-    from .lookalike import skeleton  # noqa: PLC0415
+    from .lookalike import odd_characters, skeleton  # noqa: PLC0415
 
     def same(a: Any, b: Any) -> bool:
         return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
@@ -1677,10 +1677,12 @@ def rug_pulls(before: Catalog, after: Catalog, naming: str = "prefixed") -> list
                 twin = by_skeleton.get((skeleton(server.name), skeleton(tool.name)))
                 if twin is not None and twin != (server.name, tool.name) and \
                         (twin[0].casefold(), twin[1].casefold()) != (server.name.casefold(), tool.name.casefold()):
+                    now, then = f"{server.name}/{tool.name}", f"{twin[0]}/{twin[1]}"
                     findings.append(Finding(
                         "rug-pull", "error", server.name, tool.name, wire,
-                        f"new since the baseline snapshot under a name that looks like {twin[0]}/{twin[1]} "
-                        "(look-alike characters): possible impersonation of an approved tool",
+                        f"new since the baseline snapshot under a name that looks like {quoted_short(then)} "
+                        f"({odd_characters(now, then) or 'look-alike characters'}): possible impersonation of an "
+                        "approved tool",
                         "Compare the names character by character; trust the tool only if the rename is expected.",
                         "name"))
                 continue

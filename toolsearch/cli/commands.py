@@ -24,7 +24,7 @@ from ..engine.inspector import Inspector
 from ..engine.search import FILLER_NOTE
 from ..engine.profile import load_profile
 from ..engine import readers
-from ..engine.readers import load_embedded_json
+from ..engine.readers import load_typed_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
 from .textfmt import (list_items, one_line, output_file, output_problem, write_output_file, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe, legacy_command_safe,
@@ -831,7 +831,7 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
             raise UsageError(f"call: {quoted_short(extra)} after the tool NAME reads as another tool name; {how}")
         raise UsageError(f"call: expected exactly one tool NAME after the SOURCE files; {how}")
     try:
-        arguments = load_embedded_json(args.arguments)
+        arguments = load_typed_json(args.arguments)
     except ValueError as exc:
         raise UsageError(f"--arguments: not valid JSON ({exc})") from None
     bridge = inspector.bridge(config)

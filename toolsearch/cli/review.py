@@ -488,8 +488,9 @@ def _md(text: str) -> str:
     mention (a backslash before ``@`` is still one): a server name must not ping anyone. A word
     GitHub would make a link of (``https://…``, ``www.…``, also after a ``(``, ``*``, ``_`` or ``~``,
     as in ``(www.example.com)``) is a code span too, and ``&`` is escaped, so ``&#64;team`` or
-    ``&commat;team`` stays text instead of becoming ``@team``."""
-    special = set("\\`*_[]|<>~&")
+    ``&commat;team`` stays text instead of becoming ``@team``. A ``$`` is escaped too: GitHub draws
+    ``$…$`` and ``$$…$$`` as math, so a server named ``$x^2$`` showed as a formula."""
+    special = set("\\`*_[]|<>~&$")
     words = []
     for word in str(text).replace("\n", " ").split(" "):
         if "@" in word or "://" in word or "www." in word.lower():

@@ -42,7 +42,7 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode
 
 from .errors import InputLimitError, ToolsearchError
-from .invisible import quoted
+from .invisible import quoted, quoted_short
 
 # --- the limits (documented in docs/security.md, "Limits and processes") -------------------
 #: Largest file or upload read, in bytes (64 MiB; the largest shipped sample is under 4 MB).
@@ -773,6 +773,49 @@ def load_embedded_json(text: str) -> Any:
     """
     try:
         data = json.loads(text, parse_int=_parse_int, **RECORDED_JSON)
+    except RecursionError:
+        raise ValueError(f"nested more than {MAX_NESTING_DEPTH} levels deep") from None
+    try:
+        return check_depth(data, "value")
+    except InputLimitError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _not_a_json_number(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number; write it as a number or as a string in quotes")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value - value != 0:
+        raise ValueError(f"the number {text[:40]}{'…' if len(text) > 40 else ''} is too large for a JSON number "
+                         "(it would be sent as an infinity, which JSON does not have)")
+    return value
+
+
+def _typed_unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        key = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise ValueError(f"the key {quoted_short(key)} is given twice in one object (a parser keeps the last "
+                         "value and drops the first); expected each key once")
+    return out
+
+
+def load_typed_json(text: str) -> Any:
+    """JSON a user typed to be sent on (a tool call's arguments on the command line or in the app),
+    parsed strictly within :data:`MAX_NESTING_DEPTH`: ``NaN``, ``Infinity``, a number too large for
+    a float (``1e999``) and a key given twice are refused, where :func:`load_embedded_json` (for
+    what other programs recorded) keeps the first two as text and the last value of the key; a
+    call would otherwise be sent with a string or a value the user did not write.
+
+    Raises:
+        ValueError: not valid JSON, one of the above, or nested too deeply; the message says which.
+    """
+    try:
+        data = json.loads(text, parse_int=_parse_int, parse_constant=_not_a_json_number,
+                          parse_float=_finite_float, object_pairs_hook=_typed_unique_keys)
     except RecursionError:
         raise ValueError(f"nested more than {MAX_NESTING_DEPTH} levels deep") from None
     try:

@@ -47,13 +47,14 @@ from urllib.parse import urlsplit
 from ..engine import constants as C
 from ..engine import readers
 from ..engine.errors import ConfigError
+from ..engine.config import shown_value
 from ..engine.registration import parse_bool_like
 # The masking itself lives in the engine layer (analysis masks session text with it too); the
 # names stay importable from here.
 from ..engine.secrets import (  # noqa: F401
     _BASE64_PIECE_MIN_CHARS, _LINE_BREAK, _PLAIN_WORD, _URL_IN_TEXT, SECRET_MIN_CHARS, _encoded_forms, _mask_query,
     _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, matrix_values, redact_url, scrub_data,
-    scrub_text, secret_list)
+    mask_token_shapes, scrub_text, secret_list)
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
 #: Command-line options whose value is a secret (``--token=x``, ``--api-key x``, ``--accessToken x``):
@@ -175,11 +176,17 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
     out: list[tuple[str, str | None, str]] = []
     pending: str | None = None
     for arg in args:
-        if pending is not None and not (arg.startswith("-") and pending != "header"):
+        if pending is not None and not (arg.startswith("-") and pending not in ("header", "header value")):
+            if pending == "header" and _HEADER_NAME.fullmatch(arg) and _is_secret_option("--" + arg):
+                # mcp-proxy's two-argument form, `--headers Authorization "Bearer x"`: the name as
+                # written, the next argument its value
+                out.append(("", None, arg))
+                pending = "header value"
+                continue
             # An env option's value that is not NAME=VALUE (`--env '{"API_KEY": "x"}'`, JSON) is read as
             # text: the values under its secret-named keys (:func:`_secret_pairs`), URL credentials.
             env_text = pending == "env" and not _ENV_ASSIGNMENT.fullmatch(arg)
-            out.append(("", None if env_text else pending, arg))
+            out.append(("", None if env_text else "header" if pending == "header value" else pending, arg))
             pending = None
             continue
         pending = None
@@ -215,6 +222,21 @@ _PAIR_IN_TEXT = re.compile(r"(?:^|(?<=[;&\s]))([A-Za-z_][A-Za-z0-9_.\-]{0,63})([
 _JSON_PAIR_IN_TEXT = re.compile(r'"([A-Za-z_][A-Za-z0-9_.\-]{0,63})"\s*:\s*"((?:[^"\\]|\\.)*)"')
 
 
+#: An argument that is one whole HTTP header line, ``Authorization: Bearer x`` (a header given
+#: without ``--header``, or to a program whose header option toolsearch does not know).
+_HEADER_LINE = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9\-]{0,63})[ \t]*:[ \t]*([^\s/][^\r\n]*?)[ \t]*")
+
+
+def _header_line(text: str) -> tuple[int, int, str] | None:
+    """``(start, end, value)`` of the value when ``text`` is one header line whose name says the
+    value is a secret (``Authorization``, ``X-Api-Key``, ``Cookie``: the rule of option names), a
+    value that is only ``${VAR}`` placeholders aside; else ``None``."""
+    m = _HEADER_LINE.fullmatch(text or "")
+    if m is None or not _is_secret_option("--" + m.group(1)) or _names_no_secret(m.group(2)):
+        return None
+    return m.start(2), m.end(2), m.group(2)
+
+
 def _secret_pairs(text: str) -> list[tuple[int, int, str]]:
     """The ``name=value`` pairs, and the ``"name": "value"`` pairs of JSON text, in ``text`` whose
     name says the value is a secret (the rule of option names: ``Password``, ``API_KEY``,
@@ -230,6 +252,9 @@ def _secret_pairs(text: str) -> list[tuple[int, int, str]]:
             except ValueError:
                 value = m.group(2)
             found.append((m.start(2), m.end(2), value))
+    line = _header_line(text)
+    if line is not None and not any(a < line[1] and line[0] < b for a, b, _ in found):
+        found.append(line)
     return sorted((a, b, v) for a, b, v in found if v and v != C.SECRET_MASK and not _names_no_secret(v))
 
 
@@ -285,9 +310,12 @@ def free_text_secrets(text: str) -> list[str]:
     credential shapes (``ghp_…``, ``sk-…``: :func:`~toolsearch.engine.secrets.credential_shapes`),
     which also count in a URL's path (``https://host/mcp/sk-…/sse``), and the value of each
     ``name=value`` pair or JSON ``"name": "value"`` pair whose name says it is a secret (a
-    connection string's ``Password=x``, a ``--config '{"apiKey": "x"}'`` argument)."""
+    connection string's ``Password=x``, a ``--config '{"apiKey": "x"}'`` argument), and of a text
+    that is one header line whose name says so (``Authorization: Bearer x``: ``Bearer x`` and ``x``)."""
     values = [value for match in _URL_IN_TEXT.finditer(text or "") for value in _url_secrets(match.group(0))]
-    return values + credential_shapes(text or "") + [value for _, _, value in _secret_pairs(text)]
+    line = _header_line(text)  # "Authorization: Bearer x": the token on its own too, as a header option's
+    return (values + credential_shapes(text or "") + [value for _, _, value in _secret_pairs(text)]
+            + (line[2].split()[1:] if line is not None else []))
 
 
 def secret_arguments(args: Iterable[str]) -> list[str]:
@@ -798,8 +826,28 @@ def _got(value: Any) -> str:
     object with ``headers`` and ``env``, as the MCP registry's ``server.json`` writes one), whose
     values would otherwise be printed in full, credentials included."""
     if value is None or isinstance(value, (str, int, float, bool)):
-        return repr(value)
+        return shown_value(value)
     return _type_name(value)
+
+
+def shown_name(name: Any) -> str:
+    """An ``env`` variable's or a header's name as an error message names it: up to its first ``=``
+    or ``:`` as written, the rest as ``••••``, and known credential shapes masked. A name that is not
+    one (``"API_KEY=sk-…"`` or ``"Authorization: Bearer …"`` written as the key, the value pasted
+    into it) would otherwise print the value, which is a secret.
+
+    Args:
+        name: the key as the config wrote it.
+
+    Returns:
+        the name as it is safe to show (not quoted).
+    """
+    text = str(name)
+    cut = re.search(r"[=:]", text)
+    if cut is not None:
+        rest = text[cut.end():]
+        text = text[:cut.end()] + (" " if rest.startswith(" ") else "") + (C.SECRET_MASK if rest.strip() else "")
+    return mask_token_shapes(text)
 
 
 def _scalar_text(value: Any) -> str | None:
@@ -819,7 +867,7 @@ def _string_map(raw: Any, where: str) -> dict[str, str]:
     for key, value in raw.items():
         text = _scalar_text(value)
         if text is None:
-            raise ConfigError(f"{where}.{key}: expected a string, got {_type_name(value)}")
+            raise ConfigError(f"{where}.{shown_name(key)}: expected a string, got {_type_name(value)}")
         out[str(key)] = text
     return out
 
@@ -836,7 +884,7 @@ def _check_headers(headers: Mapping[str, str], where: str) -> None:
     names the header and what is wrong, never the value (every header value is a secret)."""
     for name, value in headers.items():
         if not _HEADER_NAME.fullmatch(name):
-            raise ConfigError(f"{where}: expected header names of letters, digits and !#$%&'*+-.^_`|~, got {name!r}")
+            raise ConfigError(f"{where}: expected header names of letters, digits and !#$%&'*+-.^_`|~, got {shown_name(name)!r}")
         bad = next((ch for ch in value if not _HEADER_VALUE.fullmatch(ch)), None)
         if bad is not None:
             kind = ("a line break" if bad in "\r\n" else "a control character" if ord(bad) < 0xA0
@@ -1083,7 +1131,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         secrets.extend(env.values())
         for key, value in env.items():
             if "\x00" in key or "\x00" in value or "=" in key or not key:
-                raise ConfigError(f"{where}.env: the variable {key!r} has an empty name, a '=' in its name or a NUL "
+                raise ConfigError(f"{where}.env: the variable {shown_name(key)!r} has an empty name, a '=' in its name or a NUL "
                                   "character (U+0000); no program can be started with it")
         cwd_raw = entry.get("cwd")
         if cwd_raw is not None and not isinstance(cwd_raw, str):

@@ -29,7 +29,7 @@ from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import to_wire
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.errors import ToolsearchError
-from toolsearch.engine.readers import decode_bytes, load_embedded_json
+from toolsearch.engine.readers import decode_bytes, load_typed_json
 from toolsearch.live.guard import token_matches
 from toolsearch.live.proxies import proxy_line
 from toolsearch.analysis import quantities as Q
@@ -311,7 +311,7 @@ def _switch_raw() -> None:
         s["live_arguments"] = json.dumps(last["arguments"], ensure_ascii=False, indent=2)
         return
     try:  # raw → form: fill the fields the JSON sets (anything else is left to the raw editor)
-        arguments = load_embedded_json(s.get("live_arguments") or "{}")
+        arguments = load_typed_json(s.get("live_arguments") or "{}")
     except ValueError:
         return
     if isinstance(arguments, dict):
@@ -612,7 +612,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
             arguments_text = st.text_area("Arguments (JSON object)", key="live_arguments", height=140)
             arguments = None
             try:
-                arguments = load_embedded_json(arguments_text or "{}")
+                arguments = load_typed_json(arguments_text or "{}")
                 if not isinstance(arguments, dict):
                     problems["*"] = f"Arguments: expected a JSON object, got {type(arguments).__name__}"
             except ValueError as exc:

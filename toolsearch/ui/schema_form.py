@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 import streamlit as st
 
-from toolsearch.engine.readers import load_embedded_json
+from toolsearch.engine.readers import load_typed_json
 from toolsearch.ui import common
 
 NOT_SET = "(not set)"
@@ -237,7 +237,7 @@ def render(prefix: str, parameters: Any, errors: Mapping[str, str]) -> tuple[dic
                                 placeholder="JSON value; not sent when empty")
             if text.strip():
                 try:
-                    arguments[field.name] = load_embedded_json(text)
+                    arguments[field.name] = load_typed_json(text)
                 except ValueError as exc:
                     problems[field.name] = f"not valid JSON ({exc})"
         message = problems.get(field.name) or errors.get(field.name)

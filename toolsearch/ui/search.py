@@ -20,7 +20,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.invisible import reveal_data
 from toolsearch.analysis.quantities import bridge_response_words, gate_term_text
 from toolsearch.analysis.wording import COVERAGE_FLOOR_WORDS, GATE_TERM_WORDS
-from toolsearch.engine.readers import load_embedded_json
+from toolsearch.engine.readers import load_typed_json
 from toolsearch.analysis.schema_lint import schema_view
 from toolsearch.analysis.variants import (REFERENCE, UNAVAILABLE, VARIANT_HELP, VARIANTS, variant_with_source,
                                           side_by_side, side_by_side_cells, side_by_side_names, variant_sources,
@@ -374,7 +374,7 @@ def call_tab(bridge, dtk: str, inspector=None) -> None:
                              help="Prefilled with the required properties (empty strings, 0, false, [] …). "
                                   "Edit and press Ctrl+Enter.")
     try:
-        call_args = load_embedded_json(args_text)
+        call_args = load_typed_json(args_text)
     except ValueError as exc:
         st.error(f"The arguments are not valid JSON: {exc}. Nothing was sent to tool_call.", icon=":material/warning:")
         return
