@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import time
 from pathlib import Path
 
 from toolsearch.analysis.evaluation import NONSENSE_QUERIES_EMPTY, TuningPoint, best_point, evaluate, \

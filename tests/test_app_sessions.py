@@ -22,7 +22,7 @@ from toolsearch.engine.config import parse_config
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS
 from toolsearch.live.guard import launch_token
 from toolsearch.analysis.sessions import (aggregates, called_listed_at, catalog_drift, listing_what_if, load_sessions, replay,
-                                          session_flags, summary)
+                                          summary)
 
 ROOT = Path(__file__).absolute().parent.parent
 #: One OpenAI conversation that calls a deferred tool through tool_call without ever searching.

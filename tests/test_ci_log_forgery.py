@@ -85,7 +85,7 @@ def test_check_failure_sentences_name_a_server_with_a_line_break_on_one_line_in_
     assert failures and all("\n" not in f for f in failures), failures
     assert any(f.startswith(f"x{MARKED}toolsearch check passed: all good⟨U+000A⟩, a must stay named but are collapsed")
                for f in failures), failures
-    assert any(f"(collapsed to a summary line: " in f and f"x{MARKED}" in f for f in failures), failures
+    assert any("(collapsed to a summary line: " in f and f"x{MARKED}" in f for f in failures), failures
 
 
 def test_strategies_notes_name_a_kept_tool_with_a_line_break_on_one_line(tmp_path: Path) -> None:

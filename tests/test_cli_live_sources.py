@@ -42,7 +42,7 @@ def test_plan_and_costs_refuse_a_config_whose_every_server_failed(tmp_path):
     for command in ("plan", "costs"):
         done = run_cli(command, config)
         _refused(done, _unlisted(config, "'gone', 'broken'"))
-        assert f"toolsearch: live: gone: failed after " in done.stderr
+        assert "toolsearch: live: gone: failed after " in done.stderr
         assert f"cannot start '{tmp_path / 'no-such-server'}': command not found" in done.stderr
         assert "toolsearch: live: broken: failed after " in done.stderr
     # beside a catalog file that reads, the config is still an unreadable source (as a missing file is)

@@ -23,7 +23,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 import yaml
 
 from conftest import literal_tables, toolsearch_command, write_json
@@ -52,7 +51,7 @@ def _arguments() -> list[str]:
             "-e", f"GITHUB_TOKEN={s['docker']}", "--env", f"SOME_NAME={s['envopt']}",
             "--header", f"Authorization: Bearer {s['bearer']}", "-H", f"X-Api-Key: {s['hkey']}",
             "--api_key", s["snake"], f"-eGLUED_KEY={s['glued']}",
-            "--workspace", "${FAKE_APP_SECRET}", f"--label=pre-${{FAKE_APP_SECRET}}-post",
+            "--workspace", "${FAKE_APP_SECRET}", "--label=pre-${FAKE_APP_SECRET}-post",
             "--max-tokens", "5", "--verbose"]
 
 

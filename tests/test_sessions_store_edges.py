@@ -277,7 +277,6 @@ def test_session_ids_that_are_not_utf8_stay_apart_and_show_their_bytes(tmp_path)
     db = write_store(tmp_path, {"sessions": [first, second]})
     conn = sqlite3.connect(db)
     for old, new in (("one", b"s\xff"), ("two", b"s\xfe")):  # what a damaged or foreign writer leaves
-        rowid = conn.execute("SELECT rowid FROM sessions WHERE id = ?", (old,)).fetchone()[0]
         conn.execute("UPDATE sessions SET id = CAST(? AS TEXT) WHERE id = ?", (new, old))
         conn.execute("UPDATE messages SET session_id = CAST(? AS TEXT) WHERE session_id = ?", (new, old))
     conn.commit()

@@ -38,7 +38,7 @@ from ..engine.plan import listing_budget
 from ..engine.wording import agree, cap_words, counted, settings_words
 from .wording import share_cell
 from .quantities import context_share, context_words, form_word, length_arg, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
-from ..engine.invisible import quoted, reveal, reveal_line
+from ..engine.invisible import quoted, reveal_line
 from .sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
                        mcp_server_of, shown_name, shown_names)
 from .sweep import FORM_RANK, Ladder

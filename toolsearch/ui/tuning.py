@@ -25,7 +25,7 @@ from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
                                            verdict_line, MultiRecommendation)
 from toolsearch.analysis.report import tier_and_form
-from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, cap_words, counted, settings_words, share_cell, threshold_words
+from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, cap_words, settings_words, share_cell, threshold_words
 from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
 from toolsearch.analysis.sessions import listing_evidence, shown_name
 from toolsearch.engine import constants as C
