@@ -60,7 +60,10 @@ def secret_key_name(key: str) -> bool:
 def secret_list(values: Iterable[str]) -> list[str]:
     """Distinct secret values worth scrubbing (at least :data:`SECRET_MIN_CHARS` long), with
     the forms a server may print them in (:func:`encoded_forms`), longest first."""
-    return list(_secret_list(tuple(v for v in values if isinstance(v, str) and len(v) >= SECRET_MIN_CHARS)))
+    # one key per set of values, whatever their order or repeats: each server of a config asks with its
+    # own values first and its peers' after, and every order was a cache miss (a config of 500 servers
+    # that failed with secrets took minutes and gigabytes, recomputing the same forms per server)
+    return list(_secret_list(tuple(sorted({v for v in values if isinstance(v, str) and len(v) >= SECRET_MIN_CHARS}))))
 
 
 @functools.lru_cache(maxsize=64)
@@ -71,7 +74,7 @@ def _secret_list(values: tuple[str, ...]) -> tuple[str, ...]:
     out: set[str] = set()
     for value in values:
         out.update(_encoded_forms(value))
-    return tuple(sorted(out, key=len, reverse=True))
+    return tuple(sorted(out, key=lambda form: (-len(form), form)))
 
 
 #: A base64 piece of a secret inside a longer base64 text is masked only from this many characters.
