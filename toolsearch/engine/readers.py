@@ -771,8 +771,14 @@ def load_embedded_json(text: str) -> Any:
         ValueError: not valid JSON, or nested too deeply (a caller treats both as a bad value
             and keeps the text as it is).
     """
+    return _value_within_depth(text, **RECORDED_JSON)
+
+
+def _value_within_depth(text: str, **options: Any) -> Any:
+    """``json.loads(text, **options)`` (large integers read as :func:`_parse_int` does), within
+    :data:`MAX_NESTING_DEPTH`; raises ``ValueError`` for bad JSON and for too deep nesting alike."""
     try:
-        data = json.loads(text, parse_int=_parse_int, **RECORDED_JSON)
+        data = json.loads(text, parse_int=_parse_int, **options)
     except RecursionError:
         raise ValueError(f"nested more than {MAX_NESTING_DEPTH} levels deep") from None
     try:
@@ -813,12 +819,5 @@ def load_typed_json(text: str) -> Any:
     Raises:
         ValueError: not valid JSON, one of the above, or nested too deeply; the message says which.
     """
-    try:
-        data = json.loads(text, parse_int=_parse_int, parse_constant=_not_a_json_number,
-                          parse_float=_finite_float, object_pairs_hook=_typed_unique_keys)
-    except RecursionError:
-        raise ValueError(f"nested more than {MAX_NESTING_DEPTH} levels deep") from None
-    try:
-        return check_depth(data, "value")
-    except InputLimitError as exc:
-        raise ValueError(str(exc)) from None
+    return _value_within_depth(text, parse_constant=_not_a_json_number, parse_float=_finite_float,
+                               object_pairs_hook=_typed_unique_keys)
