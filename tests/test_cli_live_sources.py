@@ -115,3 +115,20 @@ def test_timeout_bounds_the_connect_as_in_plan(tmp_path, args):
     assert "toolsearch: live: mute: failed after " in done.stderr
     assert re.search(timed_out("1", "connecting"), done.stderr), done.stderr
     _refused(done, _unlisted(mute, "'mute'"))
+
+
+@pytest.mark.live
+def test_recommend_and_check_name_twelve_failed_servers_and_count_the_rest(tmp_path):
+    """With some servers listed and many failed, the refusal named every failed server on its one
+    line (each already has a line of its own above), and said "the reason is" for all of them."""
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {
+        "local": {"command": sys.executable, "args": [str(SERVER), "--name", "local"]},
+        **{f"broken{i:02d}": {"args": ["x"]} for i in range(20)}}})
+    named = ", ".join(f"'broken{i:02d}'" for i in range(12))
+    for command, extra in (("recommend", ()), ("check", ("--threshold-pct", "5"))):
+        done = run_cli(command, config, "--context-lengths", "32k", "--goal", "names", *extra)
+        _refused(done, f"toolsearch: error: {command}: 20 servers did not list their tools ({named} and 8 more; the "
+                       "reasons are above), so the catalog is incomplete; fix the servers or leave them out of the "
+                       "config, or give a catalog toolsearch snapshot saved while they listed their tools (a snapshot "
+                       "taken now records them as failed)")
+        assert all(f"toolsearch: live: broken{i:02d}: failed after " in done.stderr for i in range(20))

@@ -180,6 +180,16 @@ def placeholder_error(args: argparse.Namespace) -> str | None:
     return None
 
 
+#: How many servers a refusal names before it counts the rest (each failed server has its own line above it).
+SERVERS_NAMED_MAX = 12
+
+
+def first_names(names: Sequence[str], limit: int = SERVERS_NAMED_MAX) -> str:
+    """``names`` joined with commas, the first ``limit`` of them and then ``"and N more"``:
+    ``"a, b and 3 more"``; for refusals whose every name has a line of its own above."""
+    return ", ".join(names[:limit]) + (f" and {len(names) - limit:,} more" if len(names) > limit else "")
+
+
 def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None) -> None:
     """``check`` and ``recommend`` never judge a catalog that lacks a server because it failed to
     start or list its tools (an MCP client config's server that is down, misconfigured or timed
@@ -197,12 +207,13 @@ def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None
     if saved:
         raise ToolsearchError(f"{command}: {side}{counted(len(saved), 'server')} did not list "
                               f"{agree(saved, 'its', 'their')} tools when the snapshot was taken "
-                              f"({', '.join(saved)}; above), so the catalog lacks "
+                              f"({first_names(saved)}; above), so the catalog lacks "
                               f"{agree(saved, 'it', 'them')}; take the snapshot again once "
                               f"{agree(saved, 'it lists its', 'they list their')} tools")
     if failed:
         raise ToolsearchError(f"{command}: {side}{counted(len(failed), 'server')} did not list "
-                              f"{agree(failed, 'its', 'their')} tools ({', '.join(failed)}; the reason is above), so "
+                              f"{agree(failed, 'its', 'their')} tools ({first_names(failed)}; "
+                              f"{agree(failed, 'the reason is', 'the reasons are')} above), so "
                               f"the catalog is incomplete; fix {agree(failed, 'the server', 'the servers')} or leave "
                               f"{agree(failed, 'it', 'them')} out of the config, or give a catalog toolsearch snapshot "
                               f"saved while {agree(failed, 'it listed its', 'they listed their')} tools (a snapshot "
@@ -302,8 +313,7 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress
             if problem.severity != "info" and not is_connect_failure(problem):
                 print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
         path, failed = unlisted[0]
-        names = ", ".join(quoted(name) for name in failed[:12]) + (
-            f" and {len(failed) - 12:,} more" if len(failed) > 12 else "")  # each one's line is above
+        names = first_names([quoted(name) for name in failed])  # each one's line is above
         more = f" (and {counted(len(unlisted) - 1, 'other config file')} likewise)" if len(unlisted) > 1 else ""
         raise ToolsearchError(f"{option + ': ' if option else ''}{path}: no server listed its tools "
                               f"({counted(len(failed), 'server')} failed: {names}; "
