@@ -13,7 +13,7 @@ import functools
 import html
 import json
 import re
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 from urllib.parse import quote, quote_plus, unquote, unquote_plus, urlsplit, urlunsplit
 
 from . import constants as C
@@ -75,6 +75,110 @@ def _secret_list(values: tuple[str, ...]) -> tuple[str, ...]:
     for value in values:
         out.update(_encoded_forms(value))
     return tuple(sorted(out, key=lambda form: (-len(form), form)))
+
+
+def secret_index(values: Iterable[str]) -> "SecretIndex":
+    """:func:`secret_list` of ``values`` as one :class:`SecretIndex`, built once per set of values
+    (whatever their order or repeats)."""
+    return _secret_index(tuple(sorted({v for v in values if isinstance(v, str) and len(v) >= SECRET_MIN_CHARS})))
+
+
+@functools.lru_cache(maxsize=64)
+def _secret_index(values: tuple[str, ...]) -> "SecretIndex":
+    return SecretIndex(_secret_list(values))
+
+
+#: The length of the pieces :class:`SecretIndex` files secrets under (no form of a value of
+#: :data:`SECRET_MIN_CHARS` characters is shorter).
+_PIECE_CHARS = 4
+#: From this many secrets up, :class:`SecretIndex` finds those a text holds through its pieces
+#: (Python's work per character of the text); below it, by looking for each secret in the text
+#: (C's work per secret, faster for a few hundred of them).
+_INDEXED_MIN_SECRETS = 512
+
+
+class SecretIndex:
+    """A set of secrets (e.g. :func:`secret_list` of every value of a config file) ready to be
+    masked in any number of texts by :func:`scrub_text`: each text then costs about its length,
+    not the number of secrets. A text is masked exactly as against the list of them.
+
+    Every secret of at least :data:`_PIECE_CHARS` characters is filed under one of its pieces of
+    that length, the one fewest secrets were filed under when it came; the secrets a text holds
+    are among those filed under the pieces the text holds. Shorter secrets, and those holding a
+    character of the mask (which masking can make appear), are looked for in every text.
+    """
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        """``secrets``: the values to mask, in the order :func:`scrub_text` masks them (longest
+        first, as :func:`secret_list` gives them); empty ones and repeats are dropped."""
+        self.secrets: tuple[str, ...] = tuple(dict.fromkeys(value for value in secrets if value))
+        self._rank = {value: rank for rank, value in enumerate(self.secrets)}
+        mask_chars = set(C.SECRET_MASK)
+        self._mask_held = frozenset(value for value in self.secrets if not mask_chars.isdisjoint(value))
+        self._by_piece: dict[str, list[str]] = {}
+        self._always: list[str] = []
+        if len(self.secrets) < _INDEXED_MIN_SECRETS:
+            return
+        for value in self.secrets:
+            if len(value) < _PIECE_CHARS or value in self._mask_held:
+                self._always.append(value)
+                continue
+            # the first piece no other secret is filed under (the usual case), else the one with the fewest
+            best, fewest = "", len(self.secrets)
+            for start in range(len(value) - _PIECE_CHARS + 1):
+                piece = value[start:start + _PIECE_CHARS]
+                filed = self._by_piece.get(piece)
+                if filed is None:
+                    best = piece
+                    break
+                if len(filed) < fewest:
+                    best, fewest = piece, len(filed)
+            self._by_piece.setdefault(best, []).append(value)
+
+    def __len__(self) -> int:
+        return len(self.secrets)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.secrets)
+
+    def __repr__(self) -> str:  # never show the secrets
+        return f"SecretIndex({len(self.secrets)} secrets)"
+
+    def occurring(self, text: str) -> list[str]:
+        """The secrets ``text`` holds, in this index's order; with them, any secret that holds a
+        character of the mask (masking other secrets can make one appear)."""
+        mask_held = self._mask_held
+        if len(self.secrets) < _INDEXED_MIN_SECRETS:
+            return [value for value in self.secrets if value in text or value in mask_held]
+        by_piece = self._by_piece
+        size = _PIECE_CHARS
+        held = {piece for piece in (text[i:i + size] for i in range(len(text) - size + 1)) if piece in by_piece}
+        found = [value for piece in held for value in by_piece[piece] if value in text]
+        found += [value for value in self._always if value in text or value in mask_held]
+        return sorted(found, key=self._rank.__getitem__)
+
+
+class SecretValues(tuple):  # type: ignore[type-arg]
+    """A tuple of secret values as written (no encodings) that several holders share, e.g. every
+    server of a config file (:attr:`toolsearch.live.mcpconfig.ServerSpec.peer_secrets`): its
+    :class:`SecretIndex` (:meth:`index`) is built once, on first use, for all of them."""
+
+    def index(self) -> SecretIndex:
+        """:func:`secret_index` of these values, worked out once."""
+        found = self.__dict__.get("_index")
+        if found is None:
+            found = self.__dict__["_index"] = secret_index(self)
+        return found
+
+    def holds(self, values: Iterable[str]) -> bool:
+        """Whether every value of ``values`` that counts as a secret (:func:`secret_list`) is one of these."""
+        counted = self.__dict__.get("_counted")
+        if counted is None:
+            counted = self.__dict__["_counted"] = frozenset(self)
+        return all(v in counted for v in values if isinstance(v, str) and len(v) >= SECRET_MIN_CHARS)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # a copy leaves the index behind (it is rebuilt on use)
+        return (SecretValues, (tuple(self),))
 
 
 #: A base64 piece of a secret inside a longer base64 text is masked only from this many characters.
@@ -190,7 +294,7 @@ def _html_forms(value: str) -> set[str]:
     return out
 
 
-def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ()) -> str:
+def scrub_text(text: str, secrets: Iterable[str] | SecretIndex = (), urls: Iterable[str] = ()) -> str:
     """``text`` with URLs redacted (:func:`redact_url`: userinfo and query values masked) and
     every value of ``secrets`` replaced by ``••••``: wherever it occurs from
     :data:`SECRET_ANYWHERE_MIN_CHARS` characters up, a shorter one only where it stands as a
@@ -201,7 +305,9 @@ def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ())
 
     Args:
         text: a message (a reason, a warning, a stderr buffer…).
-        secrets: values to mask, e.g. :meth:`ServerSpec.secret_values` (longest first).
+        secrets: values to mask, e.g. :meth:`ServerSpec.secret_values` (longest first), or a
+            :class:`SecretIndex` of them (:meth:`ServerSpec.secret_index`: the same result, in time
+            about the length of ``text`` rather than the number of secrets).
         urls: URLs known to be in play; each is replaced by its redacted form first.
     """
     if not text:
@@ -209,7 +315,10 @@ def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ())
     for url in sorted({u for u in urls if u}, key=len, reverse=True):
         text = text.replace(url, redact_url(url))
     text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
-    secrets = [value for value in secrets if value]
+    index = secrets if isinstance(secrets, SecretIndex) else None
+    # Through an index, only the secrets the text holds: masking one makes no other appear (the
+    # mask is not part of any, or the index names that one too), so the rest would mask nothing.
+    secrets = index.occurring(text) if index is not None else [value for value in secrets if value]
     short: list[str] = []
     for value in secrets:
         if len(value) < SECRET_ANYWHERE_MIN_CHARS:
@@ -218,8 +327,8 @@ def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ())
             text = text.replace(value, C.SECRET_MASK)
     if short:
         text = _token_pattern(tuple(sorted(set(short), key=len, reverse=True))).sub(C.SECRET_MASK, text)
-    if secrets and ("\n" in text or "\r" in text):
-        text = _scrub_across_lines(text, secrets)
+    if (index.secrets if index is not None else secrets) and ("\n" in text or "\r" in text):
+        text = _scrub_across_lines(text, index if index is not None else secrets)
     return text
 
 
@@ -252,11 +361,12 @@ def _glued(text: str, start: int, end: int) -> bool:
 _LINE_BREAK = r"(?:[ \t]*(?:\r\n|\r|\n)[ \t]*)?"
 
 
-def _scrub_across_lines(text: str, secrets: Sequence[str]) -> str:
+def _scrub_across_lines(text: str, secrets: Sequence[str] | SecretIndex) -> str:
     """``text`` with every secret that line breaks split (``abc\\ndef``) masked; the line breaks
     stay, so the text keeps its lines (the mask is on the first of them)."""
     joined = _BREAK.sub("", text)
-    split = [value for value in set(secrets) if value in joined]
+    candidates = secrets.occurring(joined) if isinstance(secrets, SecretIndex) else set(secrets)
+    split = [value for value in set(candidates) if value in joined]
     if not split:  # the common case: no secret at all, so no pattern to build
         return text
     pattern = re.compile("|".join(

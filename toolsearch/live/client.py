@@ -52,7 +52,7 @@ from ..engine.invisible import quoted
 from ..engine.bridge import server_arguments
 from ..engine.catalog import EMPTY_NEXT_CURSOR, SNAPSHOT_FAILED, Catalog, Problem, Server, _tools_from_list, combine
 from ..engine.errors import ServerError
-from .mcpconfig import ServerSpec, scrub_data
+from .mcpconfig import ServerSpec, scrub_data, secrets_of
 from ..engine.readers import source_stem
 from ..engine.registration import RegisteredTool
 from ..engine.secrets import mask_leading_suffix, mask_trailing_prefix, scrub_text, secret_list
@@ -2279,8 +2279,7 @@ class LoadedSources:
         header values, resolved ``${VAR}`` values, URL credentials…, with their encodings), longest
         first: what recorded sessions read against this catalog are scrubbed of
         (:func:`toolsearch.analysis.sessions.scrub_sessions`), as the servers' own output is."""
-        return sorted({value for spec in self.specs.values() for value in spec.secret_values() if value},
-                      key=len, reverse=True)
+        return sorted(secrets_of(self.specs.values()), key=len, reverse=True)
 
 
 def config_file_secrets(path: str | Path | None) -> list[str]:
@@ -2320,7 +2319,7 @@ def config_file_secrets(path: str | Path | None) -> list[str]:
             servers = parse_config_data(data, str(path), base_dir=Path(path).parent).servers
         except (ToolsearchError, RecursionError):
             servers = []
-        found.update(value for spec in servers for value in spec.secret_values() if value)
+        found.update(secrets_of(servers))
     return sorted(found, key=len, reverse=True)
 
 

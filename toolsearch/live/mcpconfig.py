@@ -55,6 +55,7 @@ from ..engine.secrets import (  # noqa: F401
     _BASE64_PIECE_MIN_CHARS, _LINE_BREAK, _PLAIN_WORD, _URL_IN_TEXT, SECRET_MIN_CHARS, _encoded_forms, _mask_query,
     _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, matrix_values, redact_url, scrub_data,
     mask_token_shapes, scrub_text, secret_list)
+from ..engine.secrets import SecretIndex, SecretValues, secret_index
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
 #: Command-line options whose value is a secret (``--token=x``, ``--api-key x``, ``--accessToken x``):
@@ -468,7 +469,9 @@ class ServerSpec:
             reports such a spec as a failed server without starting anything.
         peer_secrets: the secret values of every server of the same config file (this one's
             included): a value from the config is masked in what this server sends back too (a
-            token that two servers hold, one of them echoing it).
+            token that two servers hold, one of them echoing it). :func:`parse_config_data` gives
+            every server of a file the same :class:`~toolsearch.engine.secrets.SecretValues`, so
+            the file's :class:`~toolsearch.engine.secrets.SecretIndex` is built once for all of them.
         written_secrets: for an :attr:`invalid` entry, the secret values its parts hold as
             far as they can be read (env and header values, secret arguments, URL credentials,
             what ``${VAR}`` references resolved to): the entry is never used, but its values
@@ -544,7 +547,18 @@ class ServerSpec:
         """Values to scrub from messages, longest first: env and header values, every value a
         ``${VAR}`` reference resolved to, URL credentials and query values, each also in the
         encodings of :func:`encoded_forms` (percent, hex, base64)."""
-        return secret_list([*self.own_secrets(), *self.peer_secrets])
+        return list(self.secret_index().secrets)
+
+    def secret_index(self) -> SecretIndex:
+        """:meth:`secret_values` as a :class:`~toolsearch.engine.secrets.SecretIndex`: when this
+        server's own values are among its :attr:`peer_secrets` (every server of a file parsed by
+        :func:`parse_config_data`), the one index of the file, built once for all its servers;
+        else one for this server's values (built once per set of values)."""
+        own = self.own_secrets()
+        peers = self.peer_secrets
+        if isinstance(peers, SecretValues) and peers.holds(own):
+            return peers.index()
+        return secret_index([*own, *peers])
 
     def own_secrets(self) -> list[str]:
         """This entry's secret values as they are (no encodings, no :attr:`peer_secrets`)."""
@@ -559,7 +573,7 @@ class ServerSpec:
     def scrub(self, text: str) -> str:
         """``text`` with every secret value of this spec replaced by ``••••`` and URLs in it
         redacted (:func:`redact_url`)."""
-        return scrub_text(text, self.secret_values(), urls=[u for u in (self.url, self.display.get("url")) if u])
+        return scrub_text(text, self.secret_index(), urls=[u for u in (self.url, self.display.get("url")) if u])
 
     def launch_preview(self, expanded: bool = True) -> dict[str, Any]:
         """What starting this server would do, safe to show: ``{"transport", "command_line"``
@@ -621,6 +635,14 @@ class McpConfig:
 
 
 # --- secrets -------------------------------------------------------------------------------
+
+def secrets_of(specs: Iterable[ServerSpec]) -> set[str]:
+    """Every secret of ``specs`` (:meth:`ServerSpec.secret_values`, encoded forms included), each
+    :meth:`ServerSpec.secret_index` read once: the servers of a file share one, so a copy of the
+    file's secrets per server grew with the square of the servers."""
+    indexes = {id(index): index for index in (spec.secret_index() for spec in specs)}
+    return {value for index in indexes.values() for value in index.secrets}
+
 
 def _url_secrets(url: str) -> list[str]:
     """A URL's credentials, query values (and ``name=value`` fragment values), the values of the
@@ -1358,7 +1380,9 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
         # one tuple shared by every server, its own values included (they are its secrets anyway): a
         # tuple of the others' values per server grew with the square of the servers (a 2.7 MB config
         # of 200,000 entries did not finish in five minutes)
-        every = tuple(v for spec in specs for v in spec.own_secrets())
+        # (and one index of their forms, built on first use: masking a server's reason against
+        # a list of the file's secrets took time in the square of the servers too)
+        every = SecretValues(v for spec in specs for v in spec.own_secrets())
         if every:  # none: every spec keeps the empty tuple it has
             specs = [replace(spec, peer_secrets=every) for spec in specs]
     tools = data.get("tools")

@@ -21,6 +21,7 @@ from toolsearch.analysis.session_formats import not_a_session_file
 from toolsearch.analysis.sessions import LoadedSessions, load_sessions, load_sessions_bytes, show_invisible
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import token_matches
+from toolsearch.live.mcpconfig import secrets_of
 from toolsearch.ui import origin
 from toolsearch.ui.sources import LIVE_SPECS
 from toolsearch.ui.text import md_escape
@@ -41,7 +42,7 @@ def config_secrets() -> list[str]:
     is. Recorded sessions are scrubbed of them (:func:`toolsearch.analysis.sessions.scrub_sessions`)
     whichever catalog the sidebar shows: the app holds them, so it shows none of them anywhere."""
     specs = st.session_state.get(LIVE_SPECS) or {}
-    return sorted({value for spec in specs.values() for value in spec.secret_values() if value}, key=len, reverse=True)
+    return sorted(secrets_of(specs.values()), key=len, reverse=True)
 
 
 def sample_files() -> dict[str, Path]:
