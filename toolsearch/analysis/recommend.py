@@ -141,6 +141,34 @@ TIER0_WORDS = "tool search not active · every schema sent"
 #: Why no goal is reached with ``listing: off`` (the current settings are kept: none lists anything).
 LISTING_OFF_REASON = "listing is off, so no listing is ever embedded"
 
+#: What helps then, on every surface that gives :data:`LISTING_OFF_REASON` (``recommend``, ``check``,
+#: the report, the exported block): the switch, not a budget, keeps the tools unnamed.
+LISTING_OFF_ACTION = ("to list tools, remove listing: off from the tools.tool_search block (its default, auto, "
+                      "embeds the listing)")
+
+#: How each surface names the control that keeps room for the listing to grow
+#: (:func:`headroom_action_words`): the words that ask for it and an example of a value.
+HEADROOM_CONTROLS: Mapping[str, tuple[str, str]] = {
+    "cli": ("rerun with --headroom PCT", "--headroom 10"),
+    "app": ("set Headroom (%) above 0", "a headroom of 10"),
+    "report": ("recommend again with --headroom PCT (the Tuning page's Headroom (%))", "a headroom of 10"),
+}
+
+
+def headroom_action_words(rec: "MultiRecommendation", surface: str = "cli") -> str:
+    """What to do about a tight recommendation, in words, after :attr:`MultiRecommendation.growth_words`
+    on the headroom line: ``"to keep room for the catalog to grow, rerun with --headroom PCT: --headroom 10
+    keeps the budget at least 10% above the listing at every length"``. ``surface`` (``cli``, ``app``,
+    ``report``; :data:`HEADROOM_CONTROLS`) names the control as that surface has it. ``""`` when the
+    setting is not tight, a headroom was asked already, or nothing is listed (tool search not active,
+    ``listing: off``, nothing that fits): no headroom changes those."""
+    if (rec.headroom_pct or rec.growth_tokens or rec.inactive or not rec.contexts
+            or rec.worst.listing_tokens == 0 or rec.reason == LISTING_OFF_REASON):
+        return ""
+    control, example = HEADROOM_CONTROLS[surface]
+    return (f"to keep room for the catalog to grow, {control}: {example} keeps the budget at least 10% above the "
+            "listing at every length")
+
 #: What a recommendation says when tool search is not active at any listed length.
 INACTIVE_WORDS = ("tool search is not active (enabled: off, or nothing is deferrable): every tool is sent with its "
                   "full schema, so every goal holds; threshold_pct and listing_max_tokens change nothing here, and "
@@ -1333,7 +1361,8 @@ def gate_line_text(label: str, command: str | None, words: str) -> str:
 
 
 def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
-                         lowered: Sequence[tuple[int | None, str]], ladder: Ladder | None = None) -> list[str]:
+                         lowered: Sequence[tuple[int | None, str]], ladder: Ladder | None = None,
+                         surface: str = "cli") -> list[str]:
     """The recommendation in words, one line each, as ``toolsearch recommend`` prints it above its
     table and the design-review report shows it: the goal and lengths, the two settings (or why
     the goal is out of reach and the best reachable setting), the budget they are chosen for, where
@@ -1341,7 +1370,9 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     current settings; ``lowered`` from :func:`lowered_changes`), every server left unnamed and,
     with recorded sessions, the called tools left unnamed (:func:`called_unnamed_lines`).
     ``ladder``: the one ``rec`` was read off, for the headroom that lists as much as ``config``
-    (:func:`lowered_words`). Catalog text (server names) is as given: the caller escapes it for its medium."""
+    (:func:`lowered_words`). ``surface`` (``cli`` or ``report``) names the headroom control a tight
+    setting's line points to (:func:`headroom_action_words`). Catalog text (server names) is as given:
+    the caller escapes it for its medium."""
     lengths = ", ".join(context_words(c.context_length) for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
     lines += keep_called_lines(rec)
@@ -1364,10 +1395,12 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                   "for every length")
     else:
         worst = rec.worst
-        lines += [f"not reachable at every listed context length: {rec.reason}",
+        lines += [f"not reachable at every listed context length: {rec.reason}"
+                  + (f"; {LISTING_OFF_ACTION}" if rec.reason == LISTING_OFF_REASON else ""),
                   f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at every "
                   f"length, {rec.fallback_words}): {settings_words(rec.threshold_pct, rec.listing_max_tokens)}"]
-    lines.append(f"headroom: {rec.headroom_words} · {rec.growth_words}")
+    action = headroom_action_words(rec, surface)
+    lines.append(f"headroom: {rec.headroom_words} · {rec.growth_words}" + (f" · {action}" if action else ""))
     if lowered:
         lines.append(lowered_words(rec, config, lowered, ladder))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
@@ -1955,6 +1988,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
              *(f"# {_comment_text(line)}" for line in keep_called_lines(rec)),
              f"# headroom: {rec.headroom_words} · {rec.growth_words}",
              f"# {verdict_words(rec)}" if rec.reached else f"# not reached: {_comment_text(rec.reason)}"]
+    if rec.reason == LISTING_OFF_REASON:  # the block keeps listing: off; say what would list tools
+        lines.append(f"# {LISTING_OFF_ACTION}")
     for c in rec.contexts:
         lines.append(f"# {at_length(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")

@@ -338,7 +338,7 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
     sessions = any(c.called_total is not None for c in rec.contexts)
     base = compared_with if compared_with is not None else config
     lowered = lowered_changes(ladder, base, rec)
-    lines = recommendation_lines(rec, base, lowered, ladder)
+    lines = recommendation_lines(rec, base, lowered, ladder, surface="report")
     verdict = verdict_line(rec)  # the first line of recommend's text output
     block = export_block(rec, base, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
                          version=__version__, tool_names=inspector.naming, profile=profile_path,

@@ -609,6 +609,7 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
     (:func:`toolsearch.analysis.check.failure_lines`), and the settings that would reach it (a tab
     or line break in a server name written as an escape, :func:`~toolsearch.cli.textfmt.one_line`)."""
     from ..analysis.check import failure_lines  # noqa: PLC0415
+    from ..analysis.recommend import LISTING_OFF_ACTION, LISTING_OFF_REASON  # noqa: PLC0415
 
     lines = [one_line(line) for line in failure_lines(result)]  # one line per condition missed
     s = result.suggestion
@@ -620,7 +621,8 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
                          + (f", with {s.headroom_pct:g}% headroom" if s.headroom_pct else
                             "; tight, with no room to grow: toolsearch recommend --headroom PCT leaves some"))
         else:
-            lines.append(f"no setting reaches it at every length: {s.reason}")
+            lines.append(f"no setting reaches it at every length: {s.reason}"
+                         + (f"; {LISTING_OFF_ACTION}" if s.reason == LISTING_OFF_REASON else ""))
     return lines
 
 

@@ -1,0 +1,96 @@
+"""Where the tuning answer gives a reason, it also names the action that changes it: a tight setting
+(0 % headroom) names the headroom control as each surface has it (``recommend --headroom PCT``, the
+Tuning page's Headroom (%), the report naming both), and ``listing: off`` says to remove it from the
+``tools.tool_search`` block, on every surface that gives that reason (``recommend``, its ``--yaml``
+block, ``check``, the report)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from streamlit.testing.v1 import AppTest
+
+from conftest import inspector_of, run_cli
+from toolsearch.analysis.recommend import (LISTING_OFF_ACTION, headroom_action_words,
+                                           recommend_for_contexts)
+from toolsearch.analysis.report import build_report, esc
+from toolsearch.analysis.sweep import listing_ladder
+from toolsearch.engine.config import parse_config
+
+ROOT = Path(__file__).absolute().parent.parent
+SAMPLE = ROOT / "sample_catalogs" / "team-workspace.yaml"
+FIVE = ROOT / "sample_catalogs" / "five-servers.yaml"
+
+TIGHT = ("headroom: 0% · tight: the budget equals the listing at every listed length, so any listing growth changes "
+         "the listing there · to keep room for the catalog to grow, rerun with --headroom PCT: --headroom 10 keeps "
+         "the budget at least 10% above the listing at every length")
+
+
+def _line(stdout: str, start: str) -> str:
+    return next(line for line in stdout.splitlines() if line.startswith(start))
+
+
+def test_recommend_names_the_headroom_option_where_the_setting_is_tight() -> None:
+    result = run_cli("recommend", SAMPLE, "--context-lengths", "32k,200k,1m", "--goal", "names")
+    assert result.returncode == 0, result.stderr
+    assert _line(result.stdout, "headroom: ") == TIGHT
+    # the advice is taken: room kept, nothing more to advise
+    result = run_cli("recommend", SAMPLE, "--context-lengths", "32k,200k,1m", "--goal", "names", "--headroom", "10")
+    assert _line(result.stdout, "headroom: ") == ("headroom: 10% · absorbs 148 tokens of listing growth (about 17 "
+                                                  "tools) at every listed length before the listing changes")
+    # the pull-request comment carries the same line
+    result = run_cli("recommend", SAMPLE, "--context-lengths", "32k,200k,1m", "--goal", "names", "--format", "markdown")
+    assert f"- {TIGHT}" in result.stdout.replace("\\", "")
+
+
+def test_the_tuning_page_names_its_own_headroom_field() -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"lengths": "32k,200k,1m", "goal": "names", "headroom": "0"})
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    config = parse_config({})
+    rec = recommend_for_contexts(listing_ladder(inspector_of([SAMPLE]).planner, config),
+                                 config, [32_000, 200_000, 1_000_000], "names")
+    action = headroom_action_words(rec, "app")
+    assert action == ("to keep room for the catalog to grow, set Headroom (%) above 0: a headroom of 10 keeps the "
+                      "budget at least 10% above the listing at every length")
+    captions = [c.value for c in at.caption if c.value.startswith("Headroom 0%")]
+    assert captions == ["Headroom 0%: tight: the budget equals the listing at every listed length, so any listing "
+                        "growth changes the listing there. To keep room for the catalog to grow, set Headroom (%) "
+                        "above 0: a headroom of 10 keeps the budget at least 10% above the listing at every length."]
+    # with room asked, no advice
+    at.number_input(key="tuning_headroom").set_value(10.0).run()
+    assert not [c for c in at.caption if "set Headroom (%)" in c.value]
+
+
+def test_the_report_names_both_ways_to_ask_for_headroom() -> None:
+    ins = inspector_of([SAMPLE])
+    config = parse_config({})
+    rec = recommend_for_contexts(listing_ladder(ins.planner, config), config, [32_000, 200_000, 1_000_000], "names")
+    html_text = build_report(ins, config, 32_000, recommendation=rec)
+    line = TIGHT.replace("rerun with --headroom PCT: --headroom 10", "recommend again with --headroom PCT (the Tuning "
+                         "page's Headroom (%)): a headroom of 10")
+    assert line.endswith(headroom_action_words(rec, "report"))
+    assert f"<li>{esc(line)}</li>" in html_text
+
+
+def test_listing_off_says_what_to_remove(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"tools": {"tool_search": {"listing": "off"}}}), encoding="utf-8")
+    args = (FIVE, "--config", config, "--context-lengths", "32k,200k", "--goal", "names")
+    result = run_cli("recommend", *args)
+    assert result.returncode == 1, result.stderr
+    assert _line(result.stdout, "not reachable") == (
+        "not reachable at every listed context length: listing is off, so no listing is ever embedded; to list "
+        "tools, remove listing: off from the tools.tool_search block (its default, auto, embeds the listing)")
+    # no headroom advice where nothing is listed: no headroom lists anything
+    assert _line(result.stdout, "headroom: ") == "headroom: 0% · nothing is listed, so there is no listing growth to absorb"
+    block = run_cli("recommend", *args, "--yaml").stdout
+    assert f"# {LISTING_OFF_ACTION}\n" in block
+    assert yaml.safe_load(block)["tools"]["tool_search"]["listing"] == "off"  # the block keeps the settings; the comment says why not
+    check = run_cli("check", *args)
+    assert check.returncode == 1
+    assert check.stdout.splitlines()[-1] == ("no setting reaches it at every length: listing is off, so no listing is "
+                                             f"ever embedded; {LISTING_OFF_ACTION}")
