@@ -12,11 +12,12 @@ import yaml
 from streamlit.testing.v1 import AppTest
 
 from conftest import inspector_of, run_cli
-from toolsearch.analysis.recommend import (LISTING_OFF_ACTION, headroom_action_words,
+from toolsearch.analysis.recommend import (LISTING_OFF_ACTION, costs_more_lines, headroom_action_words,
                                            recommend_for_contexts)
 from toolsearch.analysis.report import build_report, esc
 from toolsearch.analysis.sweep import listing_ladder
 from toolsearch.engine.config import parse_config
+from toolsearch.engine.scopes import parse_scope_arg
 
 ROOT = Path(__file__).absolute().parent.parent
 SAMPLE = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -94,3 +95,66 @@ def test_listing_off_says_what_to_remove(tmp_path: Path) -> None:
     assert check.returncode == 1
     assert check.stdout.splitlines()[-1] == ("no setting reaches it at every length: listing is off, so no listing is "
                                              f"ever embedded; {LISTING_OFF_ACTION}")
+
+
+def _small_catalog(path: Path) -> Path:
+    """Three tools on two servers: the bridge tools cost more than their schemas."""
+    path.write_text(yaml.safe_dump({"name": "Small", "servers": [
+        {"name": "jira", "tools": [
+            {"name": "create_issue", "description": "Create a Jira issue in a project.",
+             "inputSchema": {"type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"]}},
+            {"name": "search_issues", "description": "Search issues with JQL.",
+             "inputSchema": {"type": "object", "properties": {"jql": {"type": "string"}}, "required": ["jql"]}}]},
+        {"name": "db", "tools": [
+            {"name": "query", "description": "Run a read-only SQL query.",
+             "inputSchema": {"type": "object", "properties": {"sql": {"type": "string"}}, "required": ["sql"]}}]}]}),
+        encoding="utf-8")
+    return path
+
+
+def test_recommend_says_when_tool_search_costs_more_than_it_saves(tmp_path: Path) -> None:
+    """``plan`` said "tool search adds N tokens per request here; consider enabled: off" for a small
+    catalog, while ``recommend`` tuned the listing for it without a word: the same words now follow
+    the headroom line (text, markdown, the --yaml block's comments and the report), with the lengths."""
+    catalog = _small_catalog(tmp_path / "small.yaml")
+    args = ("--context-lengths", "32k,128k,1m", "--goal", "full")
+    plans = {n: run_cli("plan", catalog, "--context-length", n).stdout for n in ("32k", "128k", "1m")}
+    words = {next(line for line in out.splitlines() if line.startswith("saved per request: "))
+             .split(": ", 1)[1].split(" tokens: ", 1)[1] for out in plans.values()}
+    assert len(words) == 1  # the listing is the same at every length: one figure
+    (said,) = words
+    assert said.startswith("tool search adds ") and said.endswith(" tokens per request here; consider enabled: off")
+    result = run_cli("recommend", catalog, *args)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    line = f"at 32K, 128K and 1M: {said}"
+    assert lines[lines.index(_line(result.stdout, "headroom: ")) + 1] == line
+    assert f"- {line}" in run_cli("recommend", catalog, *args, "--format", "markdown").stdout
+    assert f"# {line}\n" in run_cli("recommend", catalog, *args, "--yaml").stdout
+    # the sample saves tokens: no such line
+    sample = run_cli("recommend", SAMPLE, "--context-lengths", "32k,200k,1m", "--goal", "names").stdout
+    assert "consider enabled: off" not in sample
+    ins = inspector_of([catalog])
+    config = parse_config({})
+    rec = recommend_for_contexts(listing_ladder(ins.planner, config), config, [32_000, 128_000, 1_000_000], "full")
+    assert f"<li>{esc(line)}</li>" in build_report(ins, config, 32_000, recommendation=rec)
+
+
+def test_the_tuning_page_warns_when_tool_search_costs_more() -> None:
+    query = {"catalog": "hard-cases", "scope": "bot=billing", "lengths": "32k,200k", "goal": "names"}
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update(query)
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    # the listing differs between the two lengths, and so does the figure: one warning each, from the
+    # function recommend prints them with (recommend itself refuses this sample: it has a catalog error)
+    ins = inspector_of([ROOT / "sample_catalogs" / "hard-cases.yaml"]).scoped(parse_scope_arg("bot=billing"))
+    config = parse_config({})
+    rec = recommend_for_contexts(listing_ladder(ins.planner, config), config, [32_000, 200_000], "names")
+    lines = costs_more_lines(rec, ins.planner, config)
+    assert [line.split(": ", 1)[0] for line in lines] == ["at 32K", "at 200K"]
+    assert all(line.endswith(" tokens per request here; consider enabled: off") for line in lines)
+    warnings = [w.value.replace("\\", "") for w in at.warning if "consider enabled" in w.value]
+    assert warnings == [line[0].upper() + line[1:] + "." for line in lines]
+    assert all(f"# {line}\n" in at.code[0].value + "\n" for line in lines)
