@@ -12,7 +12,7 @@ import yaml
 from streamlit.testing.v1 import AppTest
 
 from conftest import inspector_of, run_cli
-from toolsearch.analysis.recommend import (LISTING_OFF_ACTION, costs_more_lines, headroom_action_words,
+from toolsearch.analysis.recommend import (LISTING_OFF_ACTION, request_cost_lines, headroom_action_words,
                                            recommend_for_contexts)
 from toolsearch.analysis.report import build_report, esc
 from toolsearch.analysis.sweep import listing_ladder
@@ -152,9 +152,33 @@ def test_the_tuning_page_warns_when_tool_search_costs_more() -> None:
     ins = inspector_of([ROOT / "sample_catalogs" / "hard-cases.yaml"]).scoped(parse_scope_arg("bot=billing"))
     config = parse_config({})
     rec = recommend_for_contexts(listing_ladder(ins.planner, config), config, [32_000, 200_000], "names")
-    lines = costs_more_lines(rec, ins.planner, config)
+    lines = request_cost_lines(rec, ins.planner, config)
     assert [line.split(": ", 1)[0] for line in lines] == ["at 32K", "at 200K"]
     assert all(line.endswith(" tokens per request here; consider enabled: off") for line in lines)
     warnings = [w.value.replace("\\", "") for w in at.warning if "consider enabled" in w.value]
     assert warnings == [line[0].upper() + line[1:] + "." for line in lines]
     assert all(f"# {line}\n" in at.code[0].value + "\n" for line in lines)
+
+
+def test_a_length_too_short_for_any_request_is_said_by_plan_and_recommend(tmp_path: Path) -> None:
+    """``--context-lengths 128`` (meant: 128k) was answered "Reached" with a budget of 44 tokens, though
+    the tools array alone is larger than 128 tokens; ``plan`` said nothing either, while the Overview
+    page warned. The page's words, now from one function, are on both commands."""
+    catalog = _small_catalog(tmp_path / "small.yaml")
+    plan = run_cli("plan", catalog, "--context-length", "500").stdout
+    tools = int(_line(plan, "tools array with tool search: ").split(": ")[1].split(" tokens")[0].replace(",", ""))
+    assert _line(plan, "note: the tools array") == (
+        f"note: the tools array alone ({tools:,} tokens, chars4) is larger than the context length (500 tokens): "
+        "no request with these settings fits the model")
+    result = run_cli("recommend", catalog, "--context-lengths", "128,32k", "--goal", "names")
+    assert result.returncode == 0, result.stderr
+    said = [line for line in result.stdout.splitlines() if "no request with these settings fits" in line]
+    assert len(said) == 1 and said[0].startswith("at 128 tokens: the tools array alone (") and said[0].endswith(
+        "is larger than the context length (128 tokens): no request with these settings fits the model"), said
+    # a catalog the context holds: no such line on either
+    assert "no request" not in run_cli("plan", catalog, "--context-length", "32k").stdout
+    assert "no request" not in run_cli("recommend", SAMPLE, "--context-lengths", "32k", "--goal", "names").stdout
+    # the sample needs tool search to fit 32K at all: plan says so, as the Overview page does
+    assert _line(run_cli("plan", SAMPLE, "--context-length", "32k").stdout, "note: sending") == (
+        "note: sending every schema up front (82,998 tokens, chars4) would not fit the context length (32K); with "
+        "tool search the request fits")

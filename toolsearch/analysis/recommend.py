@@ -37,7 +37,7 @@ from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import Planner, listing_budget
 from ..engine.wording import agree, cap_words, counted, settings_words
 from .wording import share_cell
-from .quantities import costs_more_words, context_share, context_words, form_word, length_arg, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
+from .quantities import context_overflow_words, costs_more_words, context_share, context_words, form_word, length_arg, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
 from ..engine.invisible import quoted, reveal_line
 from .sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
                        mcp_server_of, shown_name, shown_names)
@@ -170,20 +170,29 @@ def headroom_action_words(rec: "MultiRecommendation", surface: str = "cli") -> s
             "listing at every length")
 
 
-def costs_more_lines(rec: "MultiRecommendation", planner: Planner, config: ToolSearchConfig) -> list[str]:
-    """Where tool search with the recommended settings (``rec`` applied to ``config``) makes each
-    request larger than sending every schema up front, in the words ``plan``, the Overview page and
-    the report use (:func:`~toolsearch.analysis.quantities.costs_more_words`), one line per figure
-    with the listed lengths it holds at: ``"at 128K: tool search adds 653 tokens per request here;
-    consider enabled: off"``. ``[]`` where it saves tokens at every listed length (the usual case), or
-    tool search is not active. Tokens in ``rec``'s planning tokenizer."""
+def request_cost_lines(rec: "MultiRecommendation", planner: Planner, config: ToolSearchConfig) -> list[str]:
+    """What the requests cost with the recommended settings (``rec`` applied to ``config``) where that
+    matters more than the listing, in the words ``plan``, the Overview page and the report use, one line
+    per figure with the listed lengths it holds at: where the tools array alone is larger than the
+    context length (:func:`~toolsearch.analysis.quantities.context_overflow_words`: ``"at 500 tokens: the
+    tools array alone (699 tokens, chars4) is larger than the context length (500 tokens): no request
+    with these settings fits the model"``; a length typed as ``128`` for ``128k`` shows up here), and
+    where tool search makes each request larger than sending every schema up front
+    (:func:`~toolsearch.analysis.quantities.costs_more_words`: ``"at 128K: tool search adds 653 tokens
+    per request here; consider enabled: off"``). ``[]`` when neither holds at any listed length (the
+    usual case). Tokens in ``rec``'s planning tokenizer."""
     settings = rec.apply(config)
     by_words: dict[str, list[int | None]] = {}
     for c in rec.contexts:
-        words = costs_more_words(planner.plan(settings, c.context_length, tokenizer=rec.planning_tokenizer))
-        if words:
-            by_words.setdefault(words, []).append(c.context_length)
-    return [f"at {_and(_length_word(n) for n in lengths)}: {words}" for words, lengths in by_words.items()]
+        plan = planner.plan(settings, c.context_length, tokenizer=rec.planning_tokenizer)
+        # the tools array alone too large; not the other overflow (only the schemas up front too large),
+        # which tool search answers
+        too_large = bool(c.context_length) and plan.tools_tokens > (c.context_length or 0)
+        for words in (context_overflow_words(plan, c.context_length) if too_large else None, costs_more_words(plan)):
+            if words:
+                by_words.setdefault(words, []).append(c.context_length)
+    return [f"at {_and(length_in_words(n) if n else _length_word(n) for n in lengths)}: {words}"
+            for words, lengths in by_words.items()]
 
 #: What a recommendation says when tool search is not active at any listed length.
 INACTIVE_WORDS = ("tool search is not active (enabled: off, or nothing is deferrable): every tool is sent with its "
@@ -1378,7 +1387,7 @@ def gate_line_text(label: str, command: str | None, words: str) -> str:
 
 def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                          lowered: Sequence[tuple[int | None, str]], ladder: Ladder | None = None,
-                         surface: str = "cli", costs_more: Sequence[str] = ()) -> list[str]:
+                         surface: str = "cli", request_costs: Sequence[str] = ()) -> list[str]:
     """The recommendation in words, one line each, as ``toolsearch recommend`` prints it above its
     table and the design-review report shows it: the goal and lengths, the two settings (or why
     the goal is out of reach and the best reachable setting), the budget they are chosen for, where
@@ -1387,7 +1396,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     with recorded sessions, the called tools left unnamed (:func:`called_unnamed_lines`).
     ``ladder``: the one ``rec`` was read off, for the headroom that lists as much as ``config``
     (:func:`lowered_words`). ``surface`` (``cli`` or ``report``) names the headroom control a tight
-    setting's line points to (:func:`headroom_action_words`). ``costs_more``: from :func:`costs_more_lines`,
+    setting's line points to (:func:`headroom_action_words`). ``request_costs``: from :func:`request_cost_lines`,
     said after the headroom. Catalog text (server names) is as given: the caller escapes it for its medium."""
     lengths = ", ".join(context_words(c.context_length) for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
@@ -1417,7 +1426,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                   f"length, {rec.fallback_words}): {settings_words(rec.threshold_pct, rec.listing_max_tokens)}"]
     action = headroom_action_words(rec, surface)
     lines.append(f"headroom: {rec.headroom_words} · {rec.growth_words}" + (f" · {action}" if action else ""))
-    lines += costs_more
+    lines += request_costs
     if lowered:
         lines.append(lowered_words(rec, config, lowered, ladder))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
@@ -1954,7 +1963,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
                  scope: str | None = None, catalogs: Sequence[str] = (), client_configs: Sequence[str] = (),
                  config_file: str = "config.yaml",
                  lowered: Sequence[tuple[int | None, str]] = (), ladder: Ladder | None = None,
-                 costs_more: Sequence[str] = ()) -> str:
+                 request_costs: Sequence[str] = ()) -> str:
     """The harness config block for a recommendation, with where it came from.
 
     A ``tools: tool_search:`` YAML document that always carries ``threshold_pct`` and
@@ -1987,7 +1996,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
             the block lists less than the settings it replaces; none, no such comment.
         ladder: the one ``rec`` was read off: that comment then ends with the headroom that lists
             as much as ``config`` (:func:`lowered_words`).
-        costs_more: from :func:`costs_more_lines`: where tool search costs more than it saves, as
+        request_costs: from :func:`request_cost_lines`: where tool search costs more than it saves, as
             ``recommend`` prints it.
 
     Returns:
@@ -2010,7 +2019,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
              f"# {verdict_words(rec)}" if rec.reached else f"# not reached: {_comment_text(rec.reason)}"]
     if rec.reason == LISTING_OFF_REASON:  # the block keeps listing: off; say what would list tools
         lines.append(f"# {LISTING_OFF_ACTION}")
-    lines += [f"# {line}" for line in costs_more]  # the settings are right, but tool search itself costs more
+    lines += [f"# {line}" for line in request_costs]  # the settings are right, but tool search itself costs more
     for c in rec.contexts:
         lines.append(f"# {at_length(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")

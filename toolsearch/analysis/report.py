@@ -30,7 +30,7 @@ from ..engine.inspector import Inspector
 from . import quantities as Q
 from ..engine.invisible import reveal, reveal_data, reveal_html, shortened
 from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
-                        not_deferred_words, costs_more_lines, lowered_changes, outcome_rows, recommendation_lines, sessions_line,
+                        not_deferred_words, request_cost_lines, lowered_changes, outcome_rows, recommendation_lines, sessions_line,
                         verdict_line)
 from .sweep import plan_counts
 from .wording import cap_words, counted, evaluation_share, mean_reciprocal_rank, settings_words, severity_counts
@@ -347,14 +347,14 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
     sessions = any(c.called_total is not None for c in rec.contexts)
     base = compared_with if compared_with is not None else config
     lowered = lowered_changes(ladder, base, rec)
-    costs_more = costs_more_lines(rec, inspector.planner, config)  # as the summary above says it for its length
-    lines = recommendation_lines(rec, base, lowered, ladder, surface="report", costs_more=costs_more)
+    request_costs = request_cost_lines(rec, inspector.planner, config)  # as the summary above says it for its length
+    lines = recommendation_lines(rec, base, lowered, ladder, surface="report", request_costs=request_costs)
     verdict = verdict_line(rec)  # the first line of recommend's text output
     block = export_block(rec, base, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
                          version=__version__, tool_names=inspector.naming, profile=profile_path,
                          scope=inspector.scope.name if inspector.scope is not None else None,
                          catalogs=catalogs, client_configs=client_configs, config_file=config_file,
-                         lowered=lowered, ladder=ladder, costs_more=costs_more)
+                         lowered=lowered, ladder=ladder, request_costs=request_costs)
     differs = ""
     if (rec.threshold_pct, rec.listing_max_tokens) != (config.threshold_pct, config.listing_max_tokens):
         differs = ("<p class=\"muted\">" + esc(
