@@ -6,6 +6,7 @@ block, ``check``, the report)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import yaml
@@ -131,6 +132,9 @@ def test_recommend_says_when_tool_search_costs_more_than_it_saves(tmp_path: Path
     assert lines[lines.index(_line(result.stdout, "headroom: ")) + 1] == line
     assert f"- {line}" in run_cli("recommend", catalog, *args, "--format", "markdown").stdout
     assert f"# {line}\n" in run_cli("recommend", catalog, *args, "--yaml").stdout
+    assert json.loads(run_cli("recommend", catalog, *args, "--json").stdout)["request_costs"] == [line]
+    assert json.loads(run_cli("recommend", SAMPLE, "--context-lengths", "32k", "--goal", "names", "--json")
+                      .stdout)["request_costs"] == []
     # the sample saves tokens: no such line
     sample = run_cli("recommend", SAMPLE, "--context-lengths", "32k,200k,1m", "--goal", "names").stdout
     assert "consider enabled: off" not in sample

@@ -1139,6 +1139,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       for c, change, lost in lowered_servers(ladder, config, rec)]
         # the figure the "lists less" line and the Tuning page give: one function for every surface
         data["headroom_listing_as_much"] = headroom_listing_as_much(ladder, config, rec)
+        # where no request fits or tool search costs more than it saves: the lines the text output prints
+        data["request_costs"] = request_costs
         if args.session_sources:
             data["sessions"] = {"read": evidence.sessions_read, **evidence.uncounted.to_dict(),
                                 "catalog_drift": evidence.drift.to_dict(),
