@@ -125,8 +125,11 @@ def _and(words: Any) -> str:
 
 
 def _length_word(n: int | None) -> str:
-    """:func:`context_words`, with ``None`` as ``an unknown context length`` (after "at" in a list)."""
-    return context_words(n) if n else "an unknown context length"
+    """A context length in a sentence (:func:`length_in_words`: ``32K``, ``1M``, and a length that is no
+    whole number of thousands with its unit, ``128 tokens``, as the table beside it and ``check`` write it,
+    so ``at 128`` does not read as a count of something else), with ``None`` as ``an unknown context
+    length`` (after "at" in a list)."""
+    return length_in_words(n) if n else "an unknown context length"
 
 
 def at_length(n: int | None) -> str:
@@ -1398,7 +1401,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     (:func:`lowered_words`). ``surface`` (``cli`` or ``report``) names the headroom control a tight
     setting's line points to (:func:`headroom_action_words`). ``request_costs``: from :func:`request_cost_lines`,
     said after the headroom. Catalog text (server names) is as given: the caller escapes it for its medium."""
-    lengths = ", ".join(context_words(c.context_length) for c in rec.contexts)
+    lengths = ", ".join(length_label(c.context_length) for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
     lines += keep_called_lines(rec)
     lines += keep_forces_lines(rec)
@@ -2009,7 +2012,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     for key, value in applied.to_block().items():
         if key in ("threshold_pct", "listing_max_tokens") or (key in changed and key in ("enabled", "listing", "defer")):
             block[key] = value
-    lengths = ", ".join(context_words(c.context_length) for c in rec.contexts)
+    lengths = ", ".join(length_label(c.context_length) for c in rec.contexts)
     lines = [f"# toolsearch {version} recommendation",
              f"# catalog: {_comment_text(catalog_name)} (fingerprint {fingerprint})",
              f"# context lengths: {lengths} · planning tokenizer {rec.planning_tokenizer}",
