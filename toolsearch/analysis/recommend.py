@@ -133,7 +133,7 @@ def _length_word(n: int | None) -> str:
 
 
 def at_length(n: int | None) -> str:
-    """``at`` and a context length for sentences (:func:`context_words`): ``32000`` → ``at 32K``;
+    """``at`` and a context length for sentences (:func:`_length_word`): ``32000`` → ``at 32K``;
     ``None`` (not known) → ``at an unknown context length``."""
     return f"at {_length_word(n)}"
 
