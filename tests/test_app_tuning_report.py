@@ -36,7 +36,7 @@ from toolsearch.engine.config import dump_config_block, parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.report import GOALS, build_report, contrast_ratio, esc
 from toolsearch import __version__
-from toolsearch.analysis.recommend import (add_session_evidence, export_block, frontier, lowered_changes, outcomes,
+from toolsearch.analysis.recommend import (add_session_evidence, export_block, request_cost_lines, frontier, lowered_changes, outcomes,
                                            recommend_for_contexts)
 from toolsearch.analysis.sessions import called_tools, load_sessions
 from toolsearch.live.client import catalog_key
@@ -89,11 +89,13 @@ def metric(at: AppTest, label_start: str) -> str:
 
 def export_of(rec, config, ins: Inspector) -> str:
     """The block for the default sample, whose gate line names its file as a command takes it, and
-    which says where it lists less than ``config`` and from which headroom it would not."""
+    which says where it lists less than ``config`` and from which headroom it would not, and where no
+    request fits or tool search costs more (:func:`request_cost_lines`)."""
     ladder = listing_ladder(ins.planner, config, rec.planning_tokenizer)
     return export_block(rec, config, catalog_name=ins.catalog.name, fingerprint=catalog_key(ins.catalog),
                         version=__version__, catalogs=["sample_catalogs/team-workspace.yaml"],
-                        lowered=lowered_changes(ladder, config, rec), ladder=ladder)
+                        lowered=lowered_changes(ladder, config, rec), ladder=ladder,
+                        request_costs=request_cost_lines(rec, ins.planner, config))
 
 
 @needs_samples

@@ -434,3 +434,41 @@ def test_report_preview_tables_scroll_sideways_in_sight(browser, app_url, width)
             assert table["scrollbar"] != "auto", table
     finally:
         context.close()
+
+
+#: The report's per-length recommendation table (class ``outcomes``): its widths, and per header cell
+#: its text and how many lines it takes.
+OUTCOME_TABLE_JS = """() => { const t = document.querySelector('table.outcomes');
+    return {scroll: t.scrollWidth, client: t.clientWidth, heads: Array.from(t.querySelectorAll('th')).map(th => ({
+        text: th.textContent, lines: Math.round(th.getBoundingClientRect().height
+            / parseFloat(getComputedStyle(th).lineHeight))}))}; }"""
+
+
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_report_recommendation_table_fits_without_scrolling(chromium_browser, tmp_path, width):
+    """The report file in a window 1024 px wide: the per-length table of the recommendation with the
+    sessions' two columns (nine columns of the CLI's names, ``context_length`` … ``searches_saved``)
+    scrolled sideways in its box, each name one unbreakable word. Its headers now wrap after an
+    underscore where the window is narrow (the names copy as written), so the table fits; at 1400 px
+    every header stays on one line."""
+    from conftest import run_cli  # noqa: PLC0415
+
+    out = tmp_path / "review.html"
+    result = run_cli("report", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k,200k,1m",
+                     "--goal", "names", "--sessions", "sample_sessions/state.db", "-o", out)
+    assert result.returncode == 0, result.stderr
+    context = chromium_browser.new_context(viewport={"width": width, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(out.as_uri())
+        table = page.evaluate(OUTCOME_TABLE_JS)
+        page.locator("table.outcomes").scroll_into_view_if_needed()
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"layout-report-outcomes-{width}.png"))
+        assert [h["text"] for h in table["heads"]] == [
+            "context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named",
+            "called_listed", "searches_saved"]
+        assert table["scroll"] <= table["client"] + 1, table
+        assert max(h["lines"] for h in table["heads"]) == (2 if width == 1024 else 1), table
+    finally:
+        context.close()

@@ -596,7 +596,7 @@ def test_report_carries_the_recommendation_as_recommend_gives_it(tmp_path, monke
     assert done.returncode == 0, done.stderr
     with_sessions = out.read_text(encoding="utf-8")
     data = json.loads(run_cli("recommend", TEAM, *args, "--sessions", sessions, "--json").stdout)
-    assert "<th>called_listed</th><th>searches_saved</th>" in with_sessions
+    assert "<th>called_<wbr>listed</th><th>searches_<wbr>saved</th>" in with_sessions
     for c in data["contexts"]:
         assert (f'<td>{c["called_listed"]}/{c["called_total"]}</td><td class="num">{c["searches_saved"]:,}</td>'
                 in with_sessions)

@@ -265,6 +265,25 @@ def costs_more_words(plan: Plan) -> str | None:
     return f"tool search adds {extra:,} tokens per request here; consider enabled: off"
 
 
+def context_overflow_words(plan: Plan, context_length: int | None) -> str | None:
+    """When a request does not fit ``context_length`` (tokens), in words, as the Overview and What the
+    model sees pages warn and ``plan`` and ``recommend`` print it: the tools array alone is larger
+    (``"the tools array alone (699 tokens, chars4) is larger than the context length (500 tokens): no
+    request with these settings fits the model"``), or only sending every schema up front would be
+    (``"sending every schema up front (… tokens, chars4) would not fit the context length (…); with tool
+    search the request fits"``). ``None`` when both fit, or the context length is unknown. Tokens in
+    ``plan``'s display tokenizer."""
+    if not context_length or context_length <= 0:
+        return None
+    if plan.tools_tokens > context_length:
+        return (f"the tools array alone ({plan.tools_tokens:,} tokens, {plan.display_tokenizer}) is larger than "
+                f"the context length ({length_label(context_length)}): no request with these settings fits the model")
+    if plan.eager_tokens > context_length:
+        return (f"sending every schema up front ({plan.eager_tokens:,} tokens, {plan.display_tokenizer}) would "
+                f"not fit the context length ({length_label(context_length)}); with tool search the request fits")
+    return None
+
+
 def context_share(tokens: int, context_length: int | None) -> str | None:
     """``tokens`` as a share of the context length, as every surface prints it (the Overview, the
     Scopes page's ``% of context`` column, the HTML report's summary, ``recommend``'s large-share

@@ -34,10 +34,10 @@ import yaml
 
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, changed_keys
-from ..engine.plan import listing_budget
+from ..engine.plan import Planner, listing_budget
 from ..engine.wording import agree, cap_words, counted, settings_words
 from .wording import share_cell
-from .quantities import context_share, context_words, form_word, length_arg, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
+from .quantities import context_overflow_words, costs_more_words, context_share, context_words, form_word, length_arg, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
 from ..engine.invisible import quoted, reveal_line
 from .sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
                        mcp_server_of, shown_name, shown_names)
@@ -125,12 +125,15 @@ def _and(words: Any) -> str:
 
 
 def _length_word(n: int | None) -> str:
-    """:func:`context_words`, with ``None`` as ``an unknown context length`` (after "at" in a list)."""
-    return context_words(n) if n else "an unknown context length"
+    """A context length in a sentence (:func:`length_in_words`: ``32K``, ``1M``, and a length that is no
+    whole number of thousands with its unit, ``128 tokens``, as the table beside it and ``check`` write it,
+    so ``at 128`` does not read as a count of something else), with ``None`` as ``an unknown context
+    length`` (after "at" in a list)."""
+    return length_in_words(n) if n else "an unknown context length"
 
 
 def at_length(n: int | None) -> str:
-    """``at`` and a context length for sentences (:func:`context_words`): ``32000`` → ``at 32K``;
+    """``at`` and a context length for sentences (:func:`_length_word`): ``32000`` → ``at 32K``;
     ``None`` (not known) → ``at an unknown context length``."""
     return f"at {_length_word(n)}"
 
@@ -140,6 +143,59 @@ TIER0_WORDS = "tool search not active · every schema sent"
 
 #: Why no goal is reached with ``listing: off`` (the current settings are kept: none lists anything).
 LISTING_OFF_REASON = "listing is off, so no listing is ever embedded"
+
+#: What helps then, on every surface that gives :data:`LISTING_OFF_REASON` (``recommend``, ``check``,
+#: the report, the exported block): the switch, not a budget, keeps the tools unnamed.
+LISTING_OFF_ACTION = ("to list tools, remove listing: off from the tools.tool_search block (its default, auto, "
+                      "embeds the listing)")
+
+#: How each surface names the control that keeps room for the listing to grow
+#: (:func:`headroom_action_words`): the words that ask for it and an example of a value.
+HEADROOM_CONTROLS: Mapping[str, tuple[str, str]] = {
+    "cli": ("rerun with --headroom PCT", "--headroom 10"),
+    "app": ("set Headroom (%) above 0", "a headroom of 10"),
+    "report": ("recommend again with --headroom PCT (the Tuning page's Headroom (%))", "a headroom of 10"),
+}
+
+
+def headroom_action_words(rec: "MultiRecommendation", surface: str = "cli") -> str:
+    """What to do about a tight recommendation, in words, after :attr:`MultiRecommendation.growth_words`
+    on the headroom line: ``"to keep room for the catalog to grow, rerun with --headroom PCT: --headroom 10
+    keeps the budget at least 10% above the listing at every length"``. ``surface`` (``cli``, ``app``,
+    ``report``; :data:`HEADROOM_CONTROLS`) names the control as that surface has it. ``""`` when the
+    setting is not tight, a headroom was asked already, or nothing is listed (tool search not active,
+    ``listing: off``, nothing that fits): no headroom changes those."""
+    if (rec.headroom_pct or rec.growth_tokens or rec.inactive or not rec.contexts
+            or rec.worst.listing_tokens == 0 or rec.reason == LISTING_OFF_REASON):
+        return ""
+    control, example = HEADROOM_CONTROLS[surface]
+    return (f"to keep room for the catalog to grow, {control}: {example} keeps the budget at least 10% above the "
+            "listing at every length")
+
+
+def request_cost_lines(rec: "MultiRecommendation", planner: Planner, config: ToolSearchConfig) -> list[str]:
+    """What the requests cost with the recommended settings (``rec`` applied to ``config``) where that
+    matters more than the listing, in the words ``plan``, the Overview page and the report use, one line
+    per figure with the listed lengths it holds at: where the tools array alone is larger than the
+    context length (:func:`~toolsearch.analysis.quantities.context_overflow_words`: ``"at 500 tokens: the
+    tools array alone (699 tokens, chars4) is larger than the context length (500 tokens): no request
+    with these settings fits the model"``; a length typed as ``128`` for ``128k`` shows up here), and
+    where tool search makes each request larger than sending every schema up front
+    (:func:`~toolsearch.analysis.quantities.costs_more_words`: ``"at 128K: tool search adds 653 tokens
+    per request here; consider enabled: off"``). ``[]`` when neither holds at any listed length (the
+    usual case). Tokens in ``rec``'s planning tokenizer."""
+    settings = rec.apply(config)
+    by_words: dict[str, list[int | None]] = {}
+    for c in rec.contexts:
+        plan = planner.plan(settings, c.context_length, tokenizer=rec.planning_tokenizer)
+        # the tools array alone too large; not the other overflow (only the schemas up front too large),
+        # which tool search answers
+        too_large = bool(c.context_length) and plan.tools_tokens > (c.context_length or 0)
+        for words in (context_overflow_words(plan, c.context_length) if too_large else None, costs_more_words(plan)):
+            if words:
+                by_words.setdefault(words, []).append(c.context_length)
+    return [f"at {_and(length_in_words(n) if n else _length_word(n) for n in lengths)}: {words}"
+            for words, lengths in by_words.items()]
 
 #: What a recommendation says when tool search is not active at any listed length.
 INACTIVE_WORDS = ("tool search is not active (enabled: off, or nothing is deferrable): every tool is sent with its "
@@ -1333,7 +1389,8 @@ def gate_line_text(label: str, command: str | None, words: str) -> str:
 
 
 def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
-                         lowered: Sequence[tuple[int | None, str]], ladder: Ladder | None = None) -> list[str]:
+                         lowered: Sequence[tuple[int | None, str]], ladder: Ladder | None = None,
+                         surface: str = "cli", request_costs: Sequence[str] = ()) -> list[str]:
     """The recommendation in words, one line each, as ``toolsearch recommend`` prints it above its
     table and the design-review report shows it: the goal and lengths, the two settings (or why
     the goal is out of reach and the best reachable setting), the budget they are chosen for, where
@@ -1341,8 +1398,10 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     current settings; ``lowered`` from :func:`lowered_changes`), every server left unnamed and,
     with recorded sessions, the called tools left unnamed (:func:`called_unnamed_lines`).
     ``ladder``: the one ``rec`` was read off, for the headroom that lists as much as ``config``
-    (:func:`lowered_words`). Catalog text (server names) is as given: the caller escapes it for its medium."""
-    lengths = ", ".join(context_words(c.context_length) for c in rec.contexts)
+    (:func:`lowered_words`). ``surface`` (``cli`` or ``report``) names the headroom control a tight
+    setting's line points to (:func:`headroom_action_words`). ``request_costs``: from :func:`request_cost_lines`,
+    said after the headroom. Catalog text (server names) is as given: the caller escapes it for its medium."""
+    lengths = ", ".join(length_label(c.context_length) for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
     lines += keep_called_lines(rec)
     lines += keep_forces_lines(rec)
@@ -1364,10 +1423,13 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                   "for every length")
     else:
         worst = rec.worst
-        lines += [f"not reachable at every listed context length: {rec.reason}",
+        lines += [f"not reachable at every listed context length: {rec.reason}"
+                  + (f"; {LISTING_OFF_ACTION}" if rec.reason == LISTING_OFF_REASON else ""),
                   f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at every "
                   f"length, {rec.fallback_words}): {settings_words(rec.threshold_pct, rec.listing_max_tokens)}"]
-    lines.append(f"headroom: {rec.headroom_words} · {rec.growth_words}")
+    action = headroom_action_words(rec, surface)
+    lines.append(f"headroom: {rec.headroom_words} · {rec.growth_words}" + (f" · {action}" if action else ""))
+    lines += request_costs
     if lowered:
         lines.append(lowered_words(rec, config, lowered, ladder))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
@@ -1903,7 +1965,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
                  version: str, tool_names: str = "prefixed", profile: str | None = None,
                  scope: str | None = None, catalogs: Sequence[str] = (), client_configs: Sequence[str] = (),
                  config_file: str = "config.yaml",
-                 lowered: Sequence[tuple[int | None, str]] = (), ladder: Ladder | None = None) -> str:
+                 lowered: Sequence[tuple[int | None, str]] = (), ladder: Ladder | None = None,
+                 request_costs: Sequence[str] = ()) -> str:
     """The harness config block for a recommendation, with where it came from.
 
     A ``tools: tool_search:`` YAML document that always carries ``threshold_pct`` and
@@ -1936,6 +1999,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
             the block lists less than the settings it replaces; none, no such comment.
         ladder: the one ``rec`` was read off: that comment then ends with the headroom that lists
             as much as ``config`` (:func:`lowered_words`).
+        request_costs: from :func:`request_cost_lines`: where tool search costs more than it saves, as
+            ``recommend`` prints it.
 
     Returns:
         YAML text ending in a newline; ``yaml.safe_load`` of it gives
@@ -1947,7 +2012,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     for key, value in applied.to_block().items():
         if key in ("threshold_pct", "listing_max_tokens") or (key in changed and key in ("enabled", "listing", "defer")):
             block[key] = value
-    lengths = ", ".join(context_words(c.context_length) for c in rec.contexts)
+    lengths = ", ".join(length_label(c.context_length) for c in rec.contexts)
     lines = [f"# toolsearch {version} recommendation",
              f"# catalog: {_comment_text(catalog_name)} (fingerprint {fingerprint})",
              f"# context lengths: {lengths} · planning tokenizer {rec.planning_tokenizer}",
@@ -1955,6 +2020,9 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
              *(f"# {_comment_text(line)}" for line in keep_called_lines(rec)),
              f"# headroom: {rec.headroom_words} · {rec.growth_words}",
              f"# {verdict_words(rec)}" if rec.reached else f"# not reached: {_comment_text(rec.reason)}"]
+    if rec.reason == LISTING_OFF_REASON:  # the block keeps listing: off; say what would list tools
+        lines.append(f"# {LISTING_OFF_ACTION}")
+    lines += [f"# {line}" for line in request_costs]  # the settings are right, but tool search itself costs more
     for c in rec.contexts:
         lines.append(f"# {at_length(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")

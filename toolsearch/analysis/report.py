@@ -30,7 +30,7 @@ from ..engine.inspector import Inspector
 from . import quantities as Q
 from ..engine.invisible import reveal, reveal_data, reveal_html, shortened
 from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
-                        not_deferred_words, lowered_changes, outcome_rows, recommendation_lines, sessions_line,
+                        not_deferred_words, request_cost_lines, lowered_changes, outcome_rows, recommendation_lines, sessions_line,
                         verdict_line)
 from .sweep import plan_counts
 from .wording import cap_words, counted, evaluation_share, mean_reciprocal_rank, settings_words, severity_counts
@@ -126,13 +126,22 @@ def _context(n: int | None, note: str = "") -> str:
 
 
 
+def _wrap_name(name: str) -> str:
+    """A column name such as ``listing_tokens``, escaped, with a break opportunity after each ``_``
+    (``<wbr>``: no character is added, so the name copies and searches as the CLI and JSON write it)."""
+    return esc(name, one_line=True).replace("_", "_<wbr>")
+
+
 def _table(header: Sequence[str], rows: Iterable[Sequence[Any]], numeric: Iterable[int] = (),
-           cell_style: Any = None, css_class: str = "") -> str:
+           cell_style: Any = None, css_class: str = "", wrap_names: bool = False) -> str:
     """An HTML table; every cell is escaped. ``cell_style(row, col, value)`` may return a CSS
-    string for a cell (only called with engine values, never catalog text as style)."""
+    string for a cell (only called with engine values, never catalog text as style). With
+    ``wrap_names``, a header such as ``listing_tokens`` may wrap after its underscores
+    (:func:`_wrap_name`), so a table of the CLI's column names fits a narrow window."""
     numeric = set(numeric)
+    head = _wrap_name if wrap_names else (lambda h: esc(h, one_line=True))
     out = [f'<table class="{css_class}">' if css_class else "<table>",
-           "<tr>" + "".join(f"<th>{esc(h, one_line=True)}</th>" for h in header) + "</tr>"]
+           "<tr>" + "".join(f"<th>{head(h)}</th>" for h in header) + "</tr>"]
     for r, row in enumerate(rows):
         cells = []
         for c, value in enumerate(row):
@@ -338,13 +347,14 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
     sessions = any(c.called_total is not None for c in rec.contexts)
     base = compared_with if compared_with is not None else config
     lowered = lowered_changes(ladder, base, rec)
-    lines = recommendation_lines(rec, base, lowered, ladder)
+    request_costs = request_cost_lines(rec, inspector.planner, config)  # as the summary above says it for its length
+    lines = recommendation_lines(rec, base, lowered, ladder, surface="report", request_costs=request_costs)
     verdict = verdict_line(rec)  # the first line of recommend's text output
     block = export_block(rec, base, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
                          version=__version__, tool_names=inspector.naming, profile=profile_path,
                          scope=inspector.scope.name if inspector.scope is not None else None,
                          catalogs=catalogs, client_configs=client_configs, config_file=config_file,
-                         lowered=lowered, ladder=ladder)
+                         lowered=lowered, ladder=ladder, request_costs=request_costs)
     differs = ""
     if (rec.threshold_pct, rec.listing_max_tokens) != (config.threshold_pct, config.listing_max_tokens):
         differs = ("<p class=\"muted\">" + esc(
@@ -357,7 +367,8 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
     keepable_said = rec.keep_called is not None and bool(rec.keep_called.not_keepable)
     return (f"<p><strong>{esc(verdict)}</strong></p>{warned}{differs}<ul>" + "".join(f"<li>{esc(line)}</li>" for line in lines)
             + "</ul>" + _table((*OUTCOME_COLUMNS, *(SESSION_COLUMNS if sessions else ())),
-                                 outcome_rows(rec, sessions=sessions), numeric=(0, 1, 2, 4, 6, 8))
+                                 outcome_rows(rec, sessions=sessions), numeric=(0, 1, 2, 4, 6, 8),
+                                 css_class="outcomes", wrap_names=True)
             + (f"<p class=\"muted\">{esc(sessions_line(rec) or SESSION_COLUMNS_WORDS)}</p>" if sessions else "")
             + (f"<p><strong>Catalog drift:</strong> {esc(rec.sessions_drift, one_line=True)}</p>" if sessions and rec.sessions_drift
                else "")

@@ -438,6 +438,9 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
         saved, share = Q.saved_per_request(plan), Q.saved_share_words(plan)
         more = Q.costs_more_words(plan)
         print(f"{Q.SAVED.name.lower()}: {saved:,} tokens" + (f" ({share})" if share else "") + (f": {more}" if more else ""))
+    overflow = Q.context_overflow_words(plan, plan.context_length)  # as the Overview page warns it
+    if overflow:
+        print(f"note: {overflow}")
     if getattr(args, "transport", None) is not None:
         print(transport_note(args.transport, plan.activated))
     for note in plan.notes:
@@ -1089,7 +1092,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     from .. import __version__  # noqa: PLC0415
     from ..analysis.sessions import shown_names  # noqa: PLC0415
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
-                                      add_whole_catalog, export_block, headroom_listing_as_much, lowered_changes, lowered_servers, outcome_rows, recommend_for_contexts,
+                                      add_whole_catalog, request_cost_lines, export_block, headroom_listing_as_much, lowered_changes, lowered_servers, outcome_rows, recommend_for_contexts,
                                       recommendation_lines, servers_without_tools, sessions_line,
                                       gate_line_text, gate_lines, verdict_line)
     from .review import recommendation_markdown  # noqa: PLC0415
@@ -1120,13 +1123,14 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                 inspector.scope.name)
     status = decided(0 if rec.reached else 1)
     lowered = lowered_changes(ladder, config, rec)  # where it lists less than the current settings
+    request_costs = request_cost_lines(rec, inspector.planner, config)  # as plan says it: tool search itself costs more
     if fmt == "yaml":
         sys.stdout.write(export_block(rec, config, catalog_name=inspector.catalog.name,
                                       fingerprint=catalog_key(inspector.scoped(None).catalog), version=__version__,
                                       tool_names=args.tool_names, profile=args.profile,
                                       scope=inspector.scope.name if inspector.scope is not None else None,
                                       **gate_files(args.sources, config_servers, args.config), lowered=lowered,
-                                      ladder=ladder))
+                                      ladder=ladder, request_costs=request_costs))
         return status
     if fmt == "json":
         data = rec.to_dict()
@@ -1135,6 +1139,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       for c, change, lost in lowered_servers(ladder, config, rec)]
         # the figure the "lists less" line and the Tuning page give: one function for every surface
         data["headroom_listing_as_much"] = headroom_listing_as_much(ladder, config, rec)
+        # where no request fits or tool search costs more than it saves: the lines the text output prints
+        data["request_costs"] = request_costs
         if args.session_sources:
             data["sessions"] = {"read": evidence.sessions_read, **evidence.uncounted.to_dict(),
                                 "catalog_drift": evidence.drift.to_dict(),
@@ -1156,10 +1162,11 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                                  sessions=sessions_line(rec) if args.session_sources else None,
                                                  tool_names=args.tool_names, profile=args.profile,
                                                  scope=inspector.scope.name if inspector.scope is not None else None,
-                                                 **gate_files(args.sources, config_servers, args.config), ladder=ladder))
+                                                 **gate_files(args.sources, config_servers, args.config), ladder=ladder,
+                                                 request_costs=request_costs))
         return status
     print(verdict_line(rec))  # the report's verdict, above the same lines
-    for line in recommendation_lines(rec, config, lowered, ladder):
+    for line in recommendation_lines(rec, config, lowered, ladder, request_costs=request_costs):
         print(one_line(line))  # one line each: a tab or line break in a server name is written as an escape
     print(_table(rows, header))
     if args.session_sources:

@@ -514,7 +514,7 @@ def recommendation_markdown(rec: Any, config: ToolSearchConfig, lowered: Sequenc
                             header: Sequence[str], rows: Sequence[Sequence[Any]], *, sessions: str | None = None,
                             tool_names: str = "prefixed", profile: str | None = None, scope: str | None = None,
                             catalogs: Sequence[str] = (), client_configs: Sequence[str] = (), ladder: Any = None,
-                            config_file: str = "config.yaml") -> str:
+                            config_file: str = "config.yaml", request_costs: Sequence[str] = ()) -> str:
     """``toolsearch recommend --format markdown``: a pull request comment with a heading (reached or
     not), the recommendation's lines as a list (the words of
     :func:`~toolsearch.analysis.recommend.recommendation_lines`), the per-length table (``header``
@@ -522,11 +522,12 @@ def recommendation_markdown(rec: Any, config: ToolSearchConfig, lowered: Sequenc
     separators), the ``sessions`` line under it and the gate line
     (:func:`~toolsearch.analysis.recommend.gate_lines`, the command in a code span). Catalog text
     (server names) is escaped: it shows literally and pings no one. ``ladder``: the one ``rec`` was read off,
-    for the headroom that lists as much as ``config``. Returns text ending in a newline."""
+    for the headroom that lists as much as ``config``; ``request_costs``: where tool search costs more than it
+    saves (:func:`~toolsearch.analysis.recommend.request_cost_lines`). Returns text ending in a newline."""
     from ..analysis.recommend import gate_lines, recommendation_lines, verdict_words  # noqa: PLC0415
 
     out = [f"### toolsearch recommend: {_md(rec.goal_words)}, {verdict_words(rec)}", ""]
-    out += [f"- {_md(line)}" for line in recommendation_lines(rec, config, lowered, ladder)]
+    out += [f"- {_md(line)}" for line in recommendation_lines(rec, config, lowered, ladder, request_costs=request_costs)]
     out += ["", "| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(_md(f"{cell:,}" if isinstance(cell, int) else cell) for cell in row) + " |"
             for row in rows]
@@ -609,6 +610,7 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
     (:func:`toolsearch.analysis.check.failure_lines`), and the settings that would reach it (a tab
     or line break in a server name written as an escape, :func:`~toolsearch.cli.textfmt.one_line`)."""
     from ..analysis.check import failure_lines  # noqa: PLC0415
+    from ..analysis.recommend import LISTING_OFF_ACTION, LISTING_OFF_REASON  # noqa: PLC0415
 
     lines = [one_line(line) for line in failure_lines(result)]  # one line per condition missed
     s = result.suggestion
@@ -620,7 +622,8 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
                          + (f", with {s.headroom_pct:g}% headroom" if s.headroom_pct else
                             "; tight, with no room to grow: toolsearch recommend --headroom PCT leaves some"))
         else:
-            lines.append(f"no setting reaches it at every length: {s.reason}")
+            lines.append(f"no setting reaches it at every length: {s.reason}"
+                         + (f"; {LISTING_OFF_ACTION}" if s.reason == LISTING_OFF_REASON else ""))
     return lines
 
 

@@ -130,17 +130,12 @@ def cost_verdict(plan: Plan) -> None:
 
 
 def context_overflow(plan: Plan, context_length: int | None) -> None:
-    """Warn when a request's tools alone are larger than the context length."""
-    if not context_length:
-        return
-    if plan.tools_tokens > context_length:
-        st.warning(f"The tools array alone ({plan.tools_tokens:,} tokens, {plan.display_tokenizer}) is larger than "
-                   f"the context length ({Q.length_label(context_length)}): no request with these settings fits the model.",
-                   icon=":material/warning:")
-    elif plan.eager_tokens > context_length:
-        st.warning(f"Sending every schema up front ({plan.eager_tokens:,} tokens, {plan.display_tokenizer}) would "
-                   f"not fit the context length ({Q.length_label(context_length)}); with tool search the request fits.",
-                   icon=":material/warning:")
+    """Warn when a request's tools alone are larger than the context length, or when only tool search
+    makes the request fit (:func:`~toolsearch.analysis.quantities.context_overflow_words`, as ``plan``
+    prints it)."""
+    words = Q.context_overflow_words(plan, context_length)
+    if words:
+        st.warning(f"{words[0].upper()}{words[1:]}.", icon=":material/warning:")
 
 
 def planning_tokenizer_note(planning_tokenizer: str) -> None:

@@ -19,8 +19,8 @@ from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines,
-                                           keep_forces_lines, frontier, headroom_listing_as_much, large_share_lines,
+from toolsearch.analysis.recommend import (called_unnamed_lines, request_cost_lines, shorter_length_lines, export_block, keep_called_lines,
+                                           keep_forces_lines, frontier, headroom_action_words, headroom_listing_as_much, large_share_lines,
                                            lowered_changes, lowered_servers, lowered_where, more_headroom_words, no_tools_lines,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
                                            verdict_line, MultiRecommendation)
@@ -123,7 +123,7 @@ def block_for(v: common.View, multi, cfg, ladder) -> str:
                         version=__version__, tool_names=v.inspector.naming,
                         scope=v.inspector.scope.name if v.inspector.scope is not None else None,
                         catalogs=common.shipped_sample_files(), lowered=lowered_changes(ladder, base, multi),
-                        ladder=ladder)
+                        ladder=ladder, request_costs=request_cost_lines(multi, v.inspector.planner, cfg))
 
 
 def with_value(values: tuple, value) -> list:
@@ -446,7 +446,11 @@ if common.require_catalog(v):
                 "tools.tool_search block for every session. With them:")) + "\n\n" + "\n".join(
                 f"- {common.md_escape(common.visible(line))}" for line in outside), icon=":material/group_work:")
         growth = multi.growth_words
-        st.caption(f"Headroom {multi.headroom_words}: {'the setting ' if growth.startswith('absorbs') else ''}{growth}.")
+        action = headroom_action_words(multi, "app")  # the words recommend prints, naming this page's field
+        st.caption(f"Headroom {multi.headroom_words}: {'the setting ' if growth.startswith('absorbs') else ''}{growth}."
+                   + (f" {action[0].upper()}{action[1:]}." if action else ""))
+        for line in request_cost_lines(multi, v.inspector.planner, cfg):  # as recommend and the Overview page say it
+            st.warning(common.md_escape(line[0].upper() + line[1:] + "."), icon=":material/trending_up:")
         singles = {c: recommend_for_contexts(ladder, cfg, [c], multi.goal_at(c), except_servers=excepted,
                                              keep_servers=kept, headroom_pct=headroom) for c in lengths}
         # where it lists less, with the servers it no longer names (the words of toolsearch recommend)
