@@ -194,3 +194,24 @@ def test_a_length_too_short_for_any_request_is_said_by_plan_and_recommend(tmp_pa
     assert _line(run_cli("plan", SAMPLE, "--context-length", "32k").stdout, "note: sending") == (
         "note: sending every schema up front (82,998 tokens, chars4) would not fit the context length (32K); with "
         "tool search the request fits")
+
+
+def test_the_gate_line_run_before_the_block_is_merged_says_what_config_it_wants(tmp_path) -> None:
+    """The ``gate:`` line names the harness ``config.yaml``, which holds the settings only once the
+    block is merged: run before that, the error says what ``--config`` takes, and once the block is
+    in that file the same line passes."""
+    import shlex  # noqa: PLC0415
+
+    result = run_cli("recommend", SAMPLE, "--context-lengths", "32k", "--goal", "names")
+    assert result.returncode == 0, result.stderr
+    gate = shlex.split(_line(result.stdout, "gate: ").removeprefix("gate: "))
+    assert gate[:2] == ["toolsearch", "check"] and gate[gate.index("--config") + 1] == "config.yaml"
+    early = run_cli(*gate[1:], cwd=tmp_path)
+    assert early.returncode == 2 and early.stdout == ""
+    assert early.stderr == ("toolsearch: error: config.yaml: cannot read config file (No such file or directory); "
+                            "--config takes the harness config (config.yaml, with the tools.tool_search block merged "
+                            "in) or the file `recommend --yaml` wrote\n")
+    block = run_cli("recommend", SAMPLE, "--context-lengths", "32k", "--goal", "names", "--yaml")
+    (tmp_path / "config.yaml").write_text(block.stdout, encoding="utf-8")
+    merged = run_cli(*gate[1:], cwd=tmp_path)
+    assert merged.returncode == 0, merged.stderr

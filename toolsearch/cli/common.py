@@ -24,7 +24,7 @@ from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
-from ..engine.errors import ToolsearchError
+from ..engine.errors import ConfigError, ToolsearchError
 from ..engine.inspector import Inspector
 from .textfmt import ascii_digits, github_command, one_line, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
 
@@ -675,7 +675,15 @@ def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     """
     if args.config:
         refuse_stdout_onto(args.config, "--config")
-    config = load_harness_config(args.config) if args.config else parse_config({})
+    try:
+        config = load_harness_config(args.config) if args.config else parse_config({})
+    except ConfigError as exc:
+        if not args.config or Path(args.config).exists():
+            raise
+        # the gate line recommend prints names the harness config.yaml, which holds the block only
+        # once it is merged: say what the file is, not only that it is missing
+        raise ConfigError(f"{exc}; --config takes the harness config (config.yaml, with the tools.tool_search "
+                          "block merged in) or the file `recommend --yaml` wrote") from None
     overrides = {key: getattr(args, key, None) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
     if isinstance(overrides.get("listing_max_tokens"), list):
         overrides["listing_max_tokens"] = None
