@@ -215,3 +215,23 @@ def test_the_gate_line_run_before_the_block_is_merged_says_what_config_it_wants(
     (tmp_path / "config.yaml").write_text(block.stdout, encoding="utf-8")
     merged = run_cli(*gate[1:], cwd=tmp_path)
     assert merged.returncode == 0, merged.stderr
+
+
+def test_plan_json_carries_the_request_cost_notes_its_text_prints(tmp_path: Path) -> None:
+    """``plan``'s text output notes where tool search costs more than it saves and where no request
+    fits the context length; ``plan --json`` gives the same sentences as ``request_costs``, as
+    ``recommend --json`` words them."""
+    small = _small_catalog(tmp_path / "small.yaml")
+    for catalog, length in ((small, "128k"), (SAMPLE, "128"), (SAMPLE, "200k"), (SAMPLE, "32k")):
+        text = run_cli("plan", catalog, "--context-length", length)
+        assert text.returncode == 0, text.stderr
+        lines = text.stdout.splitlines()
+        saved = _line(text.stdout, "saved per request: ")
+        said = [saved.split(" tokens: ", 1)[1]] if " tokens: " in saved else []
+        # first the tools array larger than the context, then the cost (as recommend orders them); not
+        # the note that only sending every schema up front would not fit (tool search answers that)
+        said = [line.removeprefix("note: ") for line in lines if line.startswith("note: the tools array alone")] + said
+        data = json.loads(run_cli("plan", catalog, "--context-length", length, "--json").stdout)
+        assert data["request_costs"] == said
+        expected = {"128k": 1, "128": 1, "200k": 0, "32k": 0}[length]  # at 32K only the schemas up front overflow
+        assert len(said) == expected, (catalog, length, said)

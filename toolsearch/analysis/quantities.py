@@ -284,6 +284,17 @@ def context_overflow_words(plan: Plan, context_length: int | None) -> str | None
     return None
 
 
+def request_cost_words(plan: Plan, context_length: int | None) -> list[str]:
+    """What a request costs where that matters more than the listing, in the words ``plan`` prints
+    them: :func:`context_overflow_words` when the tools array alone is larger than the context length
+    (not when only sending every schema up front would be: tool search answers that one), then
+    :func:`costs_more_words`. ``[]`` in the usual case. ``plan --json``'s ``request_costs`` and each
+    length of ``recommend``'s (:func:`toolsearch.analysis.recommend.request_cost_lines`)."""
+    too_large = bool(context_length) and plan.tools_tokens > (context_length or 0)
+    found = (context_overflow_words(plan, context_length) if too_large else None, costs_more_words(plan))
+    return [words for words in found if words]
+
+
 def context_share(tokens: int, context_length: int | None) -> str | None:
     """``tokens`` as a share of the context length, as every surface prints it (the Overview, the
     Scopes page's ``% of context`` column, the HTML report's summary, ``recommend``'s large-share

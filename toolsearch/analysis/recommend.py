@@ -37,7 +37,7 @@ from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import Planner, listing_budget
 from ..engine.wording import agree, cap_words, counted, settings_words
 from .wording import share_cell
-from .quantities import context_overflow_words, costs_more_words, context_share, context_words, form_word, length_arg, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
+from .quantities import context_share, request_cost_words, context_words, form_word, length_arg, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
 from ..engine.invisible import quoted, reveal_line
 from .sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
                        mcp_server_of, shown_name, shown_names)
@@ -188,12 +188,8 @@ def request_cost_lines(rec: "MultiRecommendation", planner: Planner, config: Too
     by_words: dict[str, list[int | None]] = {}
     for c in rec.contexts:
         plan = planner.plan(settings, c.context_length, tokenizer=rec.planning_tokenizer)
-        # the tools array alone too large; not the other overflow (only the schemas up front too large),
-        # which tool search answers
-        too_large = bool(c.context_length) and plan.tools_tokens > (c.context_length or 0)
-        for words in (context_overflow_words(plan, c.context_length) if too_large else None, costs_more_words(plan)):
-            if words:
-                by_words.setdefault(words, []).append(c.context_length)
+        for words in request_cost_words(plan, c.context_length):
+            by_words.setdefault(words, []).append(c.context_length)
     return [f"at {_and(length_in_words(n) if n else _length_word(n) for n in lengths)}: {words}"
             for words, lengths in by_words.items()]
 

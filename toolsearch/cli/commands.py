@@ -416,6 +416,8 @@ def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
                              for view in catalog_schema_losses(inspector) for loss in view.losses]
     if inspector.scope is not None:
         data["scope"] = scope_summary(inspector)
+    # the notes the text output prints about what a request costs, in its words ([]: none)
+    data["request_costs"] = Q.request_cost_words(plan, plan.context_length)
     return data
 
 
