@@ -148,9 +148,23 @@ def test_search_page_says_why_and_opens_the_explanation(page, app_url):
     page.screenshot(path=str(ARTIFACTS / "search-why.png"), full_page=True)
 
 
+#: Streamlit's mark of a page that has had no script run yet (``data-test-script-state`` on the stApp
+#: element, "initial" until the first run's new-session message, which sets "running" in the same render).
+FIRST_RUN_PENDING_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
+    return !app || app.getAttribute('data-test-script-state') === 'initial'; }"""
+
+
 def _settled(page, timeout: float = 120_000) -> None:
-    """Wait until the app's script run has ended (Streamlit marks it on the stApp element)."""
+    """Wait until the app's script run has ended (Streamlit marks it on the stApp element).
+
+    On a page that has had no run yet (just loaded: no stApp element, or its state is still
+    "initial"), the first "notRunning" is the end of its first run, so that is the wait. After
+    an interaction the page still reads "notRunning" until the server starts the run it asked
+    for, so there the run must have had time to start (800 ms) and must then end."""
+    first_run = page.evaluate(FIRST_RUN_PENDING_JS)
     page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=timeout)
+    if first_run:
+        return
     page.wait_for_timeout(800)
     page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=timeout)
 
