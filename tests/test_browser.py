@@ -169,6 +169,18 @@ def _settled(page, timeout: float = 120_000) -> None:
     page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=timeout)
 
 
+#: Resolves once the browser has drawn two more frames (resize observers run before a frame is drawn).
+NEXT_FRAMES_JS = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def _resize(page, width: int, height: int = 1000) -> None:
+    """Lay the open page out again at ``width`` × ``height`` px, as a user resizing the window does:
+    the server is not asked again (it sends the same page at any width); the CSS applies at once,
+    and whatever the page's scripts size on a resize is sized by the next frames."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate(NEXT_FRAMES_JS)
+
+
 MY_PAGES = ["", "model_view", "costs", "strategies", "cache_diff", "quality", "report"]
 
 
