@@ -238,19 +238,21 @@ CARET_LABEL_JS = """() => Array.from(document.querySelectorAll('[data-testid=stM
     })"""
 
 
-@pytest.mark.parametrize("width", [1024, 1400])
-def test_first_difference_caret_label_is_in_sight(page, app_url, width):
+def test_first_difference_caret_label_is_in_sight(page, app_url):
     """At 1024 px the code boxes under "First difference in the tools array / in the tool_search
     description" are narrower than their excerpts: the caret's label used to run past the box's edge
-    ("^ first diffe"). It now ends at the caret, inside the box, without scrolling it."""
-    page.set_viewport_size({"width": width, "height": 1000})
+    ("^ first diffe"). It now ends at the caret, inside the box, without scrolling it. At 1024 px and
+    at 1400 px (the page opened once at 1024 px, then laid out again at 1400 px)."""
+    _resize(page, 1024)
     page.goto(f"{app_url}/cache_diff")
     _settled(page)
     _type_number(page, "B: listing_max_tokens", "1000")
     page.get_by_text("Prompt cache: MISS").wait_for(timeout=60_000)
-    labels = page.evaluate(CARET_LABEL_JS)
-    assert len(labels) == 2, labels
-    for label in labels:
-        assert label["text"].rstrip().endswith("first difference ^"), label
-        assert label["boxLeft"] - 1 <= label["left"] and label["right"] <= label["boxRight"] + 1, label
-    _screenshot(page, "compare-caret", width)
+    for width in (1024, 1400):
+        _resize(page, width)
+        labels = page.evaluate(CARET_LABEL_JS)
+        assert len(labels) == 2, (width, labels)
+        for label in labels:
+            assert label["text"].rstrip().endswith("first difference ^"), (width, label)
+            assert label["boxLeft"] - 1 <= label["left"] and label["right"] <= label["boxRight"] + 1, (width, label)
+        _screenshot(page, "compare-caret", width)
