@@ -222,6 +222,8 @@ def test_pages_at_1400_px(browser, app_url, width):
                     shapes: (g.layout.shapes || []).filter(s => s.line && s.line.dash === 'dash').length,
                     title: (g.layout.title && g.layout.title.text) || '',
                     type: g.data[0] && g.data[0].type}))"""
+                page.wait_for_function("document.querySelectorAll('.js-plotly-plot').length == 4 && Array.from("
+                                       "document.querySelectorAll('.js-plotly-plot')).every(g => g.layout)", timeout=60_000)
                 charts = page.evaluate(script)  # the costliest tools' treemap tab is open
                 page.get_by_role("tab", name="Bar chart").click()  # only the open tab is drawn
                 page.wait_for_function("document.querySelectorAll('.js-plotly-plot').length == 4 && "
