@@ -148,11 +148,37 @@ def test_search_page_says_why_and_opens_the_explanation(page, app_url):
     page.screenshot(path=str(ARTIFACTS / "search-why.png"), full_page=True)
 
 
+#: Streamlit's mark of a page that has had no script run yet (``data-test-script-state`` on the stApp
+#: element, "initial" until the first run's new-session message, which sets "running" in the same render).
+FIRST_RUN_PENDING_JS = """() => { const app = document.querySelector('[data-testid=stApp]');
+    return !app || app.getAttribute('data-test-script-state') === 'initial'; }"""
+
+
 def _settled(page, timeout: float = 120_000) -> None:
-    """Wait until the app's script run has ended (Streamlit marks it on the stApp element)."""
+    """Wait until the app's script run has ended (Streamlit marks it on the stApp element).
+
+    On a page that has had no run yet (just loaded: no stApp element, or its state is still
+    "initial"), the first "notRunning" is the end of its first run, so that is the wait. After
+    an interaction the page still reads "notRunning" until the server starts the run it asked
+    for, so there the run must have had time to start (800 ms) and must then end."""
+    first_run = page.evaluate(FIRST_RUN_PENDING_JS)
     page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=timeout)
+    if first_run:
+        return
     page.wait_for_timeout(800)
     page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=timeout)
+
+
+#: Resolves once the browser has drawn two more frames (resize observers run before a frame is drawn).
+NEXT_FRAMES_JS = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def _resize(page, width: int, height: int = 1000) -> None:
+    """Lay the open page out again at ``width`` × ``height`` px, as a user resizing the window does:
+    the server is not asked again (it sends the same page at any width); the CSS applies at once,
+    and whatever the page's scripts size on a resize is sized by the next frames."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate(NEXT_FRAMES_JS)
 
 
 MY_PAGES = ["", "model_view", "costs", "strategies", "cache_diff", "quality", "report"]
@@ -196,6 +222,8 @@ def test_pages_at_1400_px(browser, app_url, width):
                     shapes: (g.layout.shapes || []).filter(s => s.line && s.line.dash === 'dash').length,
                     title: (g.layout.title && g.layout.title.text) || '',
                     type: g.data[0] && g.data[0].type}))"""
+                page.wait_for_function("document.querySelectorAll('.js-plotly-plot').length == 4 && Array.from("
+                                       "document.querySelectorAll('.js-plotly-plot')).every(g => g.layout)", timeout=60_000)
                 charts = page.evaluate(script)  # the costliest tools' treemap tab is open
                 page.get_by_role("tab", name="Bar chart").click()  # only the open tab is drawn
                 page.wait_for_function("document.querySelectorAll('.js-plotly-plot').length == 4 && "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_browser import ARTIFACTS, _settled, browser  # noqa: F401 - the shared browser fixture (app_url is in conftest)
+from test_browser import ARTIFACTS, _resize, _settled, browser  # noqa: F401 - the shared browser fixture (app_url is in conftest)
 from test_browser_tables import SPLIT_JS
 
 pytestmark = pytest.mark.browser
@@ -102,26 +102,29 @@ def test_changing_b_context_length_and_cap_misses_the_cache_and_changes_servers(
     _screenshot(page, "compare-view", 1400)
 
 
-@pytest.mark.parametrize("width", [1024, 1400])
-def test_compare_diff_fits_with_two_equal_columns(page, app_url, width):
-    page.set_viewport_size({"width": width, "height": 1000})
+def test_compare_diff_fits_with_two_equal_columns(page, app_url):
+    """At 1024 px and at 1400 px (the page opened once at 1024 px, then laid out again at 1400 px:
+    the server sends the same page at any width) the diff of the two listings fits its column."""
+    _resize(page, 1024)
     page.goto(f"{app_url}/cache_diff")
     _settled(page)
     _choose(page, "B: context length", "8K")
     page.locator(".ts-diff").wait_for(timeout=60_000)
-    box = page.evaluate(DIFF_BOX_JS)
-    assert box["scroll"] <= box["client"] + 1, box  # never scrolls sideways
-    assert box["right"] <= box["mainRight"] + 1, box  # inside the page's content column
-    assert box["overflowing"] == [], box["overflowing"]
-    left, right = box["cols"]
-    assert abs(left - right) <= 1 and left > 150, box  # two equal text columns
-    split = page.evaluate(DIFF_SPLIT_JS, 12)
-    assert split == [], f"words of 12 characters or fewer split across lines at {width} px: {split}"
-    tables = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid=stMain] [data-table^=cmp_]'))
-        .map(t => [t.dataset.table, t.scrollWidth, t.clientWidth])""")
-    assert {t[0] for t in tables} == {"cmp_settings", "cmp_outcome", "cmp_servers"}, tables
-    assert all(scroll <= client + 1 for _, scroll, client in tables), tables  # no table scrolls sideways
-    _screenshot(page, "compare-diff", width)
+    for width in (1024, 1400):
+        _resize(page, width)
+        box = page.evaluate(DIFF_BOX_JS)
+        assert box["scroll"] <= box["client"] + 1, (width, box)  # never scrolls sideways
+        assert box["right"] <= box["mainRight"] + 1, (width, box)  # inside the page's content column
+        assert box["overflowing"] == [], (width, box["overflowing"])
+        left, right = box["cols"]
+        assert abs(left - right) <= 1 and left > 150, (width, box)  # two equal text columns
+        split = page.evaluate(DIFF_SPLIT_JS, 12)
+        assert split == [], f"words of 12 characters or fewer split across lines at {width} px: {split}"
+        tables = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid=stMain] [data-table^=cmp_]'))
+            .map(t => [t.dataset.table, t.scrollWidth, t.clientWidth])""")
+        assert {t[0] for t in tables} == {"cmp_settings", "cmp_outcome", "cmp_servers"}, tables
+        assert all(scroll <= client + 1 for _, scroll, client in tables), (width, tables)  # none scrolls sideways
+        _screenshot(page, "compare-diff", width)
 
 
 #: For each row of metrics (a horizontal container of metrics): the vertical gaps between its lines.
@@ -235,19 +238,21 @@ CARET_LABEL_JS = """() => Array.from(document.querySelectorAll('[data-testid=stM
     })"""
 
 
-@pytest.mark.parametrize("width", [1024, 1400])
-def test_first_difference_caret_label_is_in_sight(page, app_url, width):
+def test_first_difference_caret_label_is_in_sight(page, app_url):
     """At 1024 px the code boxes under "First difference in the tools array / in the tool_search
     description" are narrower than their excerpts: the caret's label used to run past the box's edge
-    ("^ first diffe"). It now ends at the caret, inside the box, without scrolling it."""
-    page.set_viewport_size({"width": width, "height": 1000})
+    ("^ first diffe"). It now ends at the caret, inside the box, without scrolling it. At 1024 px and
+    at 1400 px (the page opened once at 1024 px, then laid out again at 1400 px)."""
+    _resize(page, 1024)
     page.goto(f"{app_url}/cache_diff")
     _settled(page)
     _type_number(page, "B: listing_max_tokens", "1000")
     page.get_by_text("Prompt cache: MISS").wait_for(timeout=60_000)
-    labels = page.evaluate(CARET_LABEL_JS)
-    assert len(labels) == 2, labels
-    for label in labels:
-        assert label["text"].rstrip().endswith("first difference ^"), label
-        assert label["boxLeft"] - 1 <= label["left"] and label["right"] <= label["boxRight"] + 1, label
-    _screenshot(page, "compare-caret", width)
+    for width in (1024, 1400):
+        _resize(page, width)
+        labels = page.evaluate(CARET_LABEL_JS)
+        assert len(labels) == 2, (width, labels)
+        for label in labels:
+            assert label["text"].rstrip().endswith("first difference ^"), (width, label)
+            assert label["boxLeft"] - 1 <= label["left"] and label["right"] <= label["boxRight"] + 1, (width, label)
+        _screenshot(page, "compare-caret", width)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_browser import ARTIFACTS, _settled, browser  # noqa: F401 - the shared browser fixture (app_url is in conftest)
+from test_browser import ARTIFACTS, _resize, _settled, browser  # noqa: F401 - the shared browser fixture (app_url is in conftest)
 from toolsearch.analysis.strategies import SKILL_LINKED, STRATEGY_LABELS
 
 pytestmark = pytest.mark.browser
@@ -50,26 +50,29 @@ def _open(browser, app_url, path: str, width: int):  # noqa: F811
     return context, page
 
 
-@pytest.mark.parametrize("width", [1024, 1400])
-def test_search_descriptions_have_room(browser, app_url, width):  # noqa: F811
+def test_search_descriptions_have_room(browser, app_url):  # noqa: F811
     """At 1024 px (a results table about 530 px wide) each description is a line of its own under its
-    tool, nearly as wide as the table; at 1400 px it is the last column, beside the tool."""
+    tool, nearly as wide as the table; at 1400 px it is the last column, beside the tool. (The page
+    is opened once at 1024 px and laid out again at 1400 px: the server sends it the same at any
+    width, and which way a description goes is a CSS container query.)"""
     ARTIFACTS.mkdir(exist_ok=True)
-    context, page = _open(browser, app_url, "search", width)
+    context, page = _open(browser, app_url, "search", 1024)
     try:
         page.locator("[data-table=search_results_1]").wait_for(timeout=120_000)
-        got = page.evaluate(RESULT_CELLS_JS)
-        page.screenshot(path=str(ARTIFACTS / f"layout-search-{width}.png"), full_page=True)
-        assert got["heads"][-1] == "description (clipped)" and len(got["rows"]) >= 3, got
-        for row in got["rows"]:
-            tool, description = row["tool"], row["description"]
-            if width == 1024:
-                assert got["table"] < 760, got["table"]  # the narrow case this test is about
-                assert description["top"] >= tool["bottom"] - 1, row
-                assert description["width"] >= 0.8 * got["table"], (row, got["table"])
-            else:
-                assert abs(description["top"] - tool["top"]) <= 1, row
-                assert description["left"] > tool["left"] + tool["width"] - 1, row
+        for width in (1024, 1400):
+            _resize(page, width)
+            got = page.evaluate(RESULT_CELLS_JS)
+            page.screenshot(path=str(ARTIFACTS / f"layout-search-{width}.png"), full_page=True)
+            assert got["heads"][-1] == "description (clipped)" and len(got["rows"]) >= 3, got
+            for row in got["rows"]:
+                tool, description = row["tool"], row["description"]
+                if width == 1024:
+                    assert got["table"] < 760, got["table"]  # the narrow case this test is about
+                    assert description["top"] >= tool["bottom"] - 1, row
+                    assert description["width"] >= 0.8 * got["table"], (row, got["table"])
+                else:
+                    assert abs(description["top"] - tool["top"]) <= 1, row
+                    assert description["left"] > tool["left"] + tool["width"] - 1, row
     finally:
         context.close()
 
@@ -291,22 +294,24 @@ SUMMARY_CELLS_JS = """() => Array.from(document.querySelectorAll('[data-testid=s
                          overflows: td.scrollWidth > td.clientWidth + 1}; })"""
 
 
-@pytest.mark.parametrize("width", [1024, 1400])
-def test_summary_reads_whole_in_the_tuning_grid(browser, app_url, width):  # noqa: F811
+def test_summary_reads_whole_in_the_tuning_grid(browser, app_url):  # noqa: F811
     """On a catalog whose listing collapses to summary lines at small budgets (issue-tracker), every
     "summary" cell of the form grid shows the word whole on one line, inside its cell: at 1024 px it
-    broke as "sum-" / "mary" (and before that ran into the next cell)."""
-    context, page = _open(browser, app_url, "tuning?catalog=issue-tracker", width)
+    broke as "sum-" / "mary" (and before that ran into the next cell). At 1024 px and at 1400 px
+    (the page opened once, then laid out again at 1400 px: the server sends it the same at any width)."""
+    context, page = _open(browser, app_url, "tuning?catalog=issue-tracker", 1024)
     try:
         page.locator("[data-testid=stMain] .ts-heat td.at").first.wait_for(timeout=180_000)
         _settled(page)
-        cells = page.evaluate(SUMMARY_CELLS_JS)
-        assert len(cells) >= 3, cells
-        for cell in cells:
-            assert cell["text"] == "summary" and cell["lines"] == 1 and not cell["overflows"], cell
-            assert cell["text_width"] <= cell["cell"], cell
-        page.locator("[data-testid=stMain] .ts-heat").first.screenshot(
-            path=str(ARTIFACTS / f"layout-tuning-summary-{width}.png"))
+        for width in (1024, 1400):
+            _resize(page, width)
+            cells = page.evaluate(SUMMARY_CELLS_JS)
+            assert len(cells) >= 3, cells
+            for cell in cells:
+                assert cell["text"] == "summary" and cell["lines"] == 1 and not cell["overflows"], (width, cell)
+                assert cell["text_width"] <= cell["cell"], (width, cell)
+            page.locator("[data-testid=stMain] .ts-heat").first.screenshot(
+                path=str(ARTIFACTS / f"layout-tuning-summary-{width}.png"))
     finally:
         context.close()
 
@@ -339,20 +344,21 @@ TABLE_WIDTH_JS = """(key) => { const t = document.querySelector(`[data-testid=st
     return t ? {client: t.clientWidth, scroll: t.scrollWidth} : null; }"""
 
 
-@pytest.mark.parametrize("width", [1024, 1400])
-def test_per_task_and_what_if_tables_do_not_scroll_sideways(browser, app_url, width):  # noqa: F811
+def test_per_task_and_what_if_tables_do_not_scroll_sideways(browser, app_url):  # noqa: F811
     """The Per task table (a column per variant), the per-called-tool what-if (ten columns), the
     Sessions page's Per model table (nine) and the Scopes page's side by side (twelve) scrolled
     sideways at 1024 px; each is now split into tables of at most eight columns, read in full. The
     Costs page's per-server table (nine short columns, in an expander) was 3 px wider than its box
-    at 1024 px; its cells are padded less there."""
+    at 1024 px; its cells are padded less there. Checked at 1024 px and at 1400 px: each page is
+    opened once at 1024 px and then laid out again at 1400 px (the server sends the same page at
+    any width; the tables' narrow styles are CSS container queries, applied again on a resize)."""
     ARTIFACTS.mkdir(exist_ok=True)
     for path, tab, keys in (("quality", None, ("quality_tasks", "quality_tasks_2")),
                             ("sessions", "Listing what-if", ("sessions_whatif", "sessions_whatif_smallest")),
                             ("sessions", "Per model", ("sessions_models", "sessions_models_events")),
                             ("scopes", "Load the sample scopes", ("scopes_compare", "scopes_reach")),
                             ("costs", "Per-server table", ("server_table",))):
-        context, page = _open(browser, app_url, path, width)
+        context, page = _open(browser, app_url, path, 1024)
         try:
             if tab and path == "scopes":  # no scopes yet: load the shipped sample scopes
                 page.get_by_role("button", name=tab).wait_for(timeout=120_000)
@@ -366,10 +372,12 @@ def test_per_task_and_what_if_tables_do_not_scroll_sideways(browser, app_url, wi
             for key in keys:
                 page.locator(f"[data-testid=stMain] [data-table={key}]").wait_for(timeout=120_000)
             _settled(page)
-            page.screenshot(path=str(ARTIFACTS / f"layout-{path}-{keys[0]}-split-{width}.png"), full_page=True)
-            for key in keys:
-                got = page.evaluate(TABLE_WIDTH_JS, key)
-                assert got is not None and got["scroll"] <= got["client"] + 1, (path, key, width, got)
+            for width in (1024, 1400):
+                _resize(page, width)
+                page.screenshot(path=str(ARTIFACTS / f"layout-{path}-{keys[0]}-split-{width}.png"), full_page=True)
+                for key in keys:
+                    got = page.evaluate(TABLE_WIDTH_JS, key)
+                    assert got is not None and got["scroll"] <= got["client"] + 1, (path, key, width, got)
         finally:
             context.close()
 
@@ -384,19 +392,21 @@ WHY_LINE_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width", [1024, 1400])
-def test_query_cards_why_line_is_secondary_to_the_title(browser, app_url, width):  # noqa: F811
+def test_query_cards_why_line_is_secondary_to_the_title(browser, app_url):  # noqa: F811
     """A query card's "Why:" line is in caption style under the card's title: smaller and dimmer.
-    It was plain text as large as the title, and wrapping to three lines it read as the heading."""
-    context, page = _open(browser, app_url, "search", width)
+    It was plain text as large as the title, and wrapping to three lines it read as the heading.
+    At 1024 px and at 1400 px (the page opened once, then laid out again at 1400 px)."""
+    context, page = _open(browser, app_url, "search", 1024)
     try:
         page.locator("[data-table=search_results_1]").wait_for(timeout=120_000)
         _settled(page)
-        (title, title_px, title_opacity), (why, why_px, why_opacity) = page.evaluate(WHY_LINE_JS)
-        page.screenshot(path=str(ARTIFACTS / f"layout-search-why-{width}.png"))
-        assert (title, why) == ("Query 1", "Why")
-        assert why_px < title_px and why_px == 14, (why_px, title_px)
-        assert why_opacity < title_opacity == 1
+        for width in (1024, 1400):
+            _resize(page, width)
+            (title, title_px, title_opacity), (why, why_px, why_opacity) = page.evaluate(WHY_LINE_JS)
+            page.screenshot(path=str(ARTIFACTS / f"layout-search-why-{width}.png"))
+            assert (title, why) == ("Query 1", "Why"), width
+            assert why_px < title_px and why_px == 14, (width, why_px, title_px)
+            assert why_opacity < title_opacity == 1, width
     finally:
         context.close()
 
@@ -409,14 +419,15 @@ PREVIEW_TABLES_JS = """() => Array.from(document.querySelectorAll('table'))
                 height: t.getBoundingClientRect().height, frame: window.innerHeight, scrollbar: cs.scrollbarColor}; })"""
 
 
-@pytest.mark.parametrize("width", [1024, 1400])
-def test_report_preview_tables_scroll_sideways_in_sight(browser, app_url, width):  # noqa: F811
+def test_report_preview_tables_scroll_sideways_in_sight(browser, app_url):  # noqa: F811
     """The Report page's preview (the report in a frame about 560 px wide at 1024 px): a table wider
     than the frame scrolls sideways in its own box, at most as tall as the frame, so its scrollbar sits
     under the rows being read, and the scrollbar is always drawn (a scrollbar color turns overlay
     scrollbars off). The lint table (94 rows) was as tall as the whole report, its sideways scrollbar
-    screens below the columns it cut, and overlay scrollbars showed none at all."""
-    context, page = _open(browser, app_url, "report", width)
+    screens below the columns it cut, and overlay scrollbars showed none at all. At 1024 px and at
+    1400 px: the report is built once, at 1024 px, and the page laid out again at 1400 px (the
+    frame's document is the same at any width; the frame takes the page's new width)."""
+    context, page = _open(browser, app_url, "report", 1024)
     try:
         page.get_by_role("button", name="Build report").wait_for(timeout=120_000)
         page.get_by_role("button", name="Build report").click()
@@ -425,13 +436,17 @@ def test_report_preview_tables_scroll_sideways_in_sight(browser, app_url, width)
         _settled(page)
         inner = frame.element_handle().content_frame()
         inner.wait_for_selector("table")
-        wide = inner.evaluate(PREVIEW_TABLES_JS)
-        frame.scroll_into_view_if_needed()
-        page.screenshot(path=str(ARTIFACTS / f"layout-report-preview-{width}.png"))
-        assert len(wide) >= (5 if width == 1024 else 1), wide  # the case this test is about
-        for table in wide:
-            assert table["overflow"] in ("auto", "scroll") and table["height"] <= table["frame"], table
-            assert table["scrollbar"] != "auto", table
+        for width in (1024, 1400):
+            _resize(page, width)
+            # the frame's own document has been laid out at the frame's new width
+            inner.wait_for_function("w => window.innerWidth === w", arg=frame.evaluate("f => f.clientWidth"))
+            wide = inner.evaluate(PREVIEW_TABLES_JS)
+            frame.scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / f"layout-report-preview-{width}.png"))
+            assert len(wide) >= (5 if width == 1024 else 1), (width, wide)  # the case this test is about
+            for table in wide:
+                assert table["overflow"] in ("auto", "scroll") and table["height"] <= table["frame"], (width, table)
+                assert table["scrollbar"] != "auto", (width, table)
     finally:
         context.close()
 

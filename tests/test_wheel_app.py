@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import clean_env, free_port
+from test_browser import _settled
 from toolsearch.ui.router import PAGES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,13 +93,6 @@ def _listening_addresses(port: int) -> set[str]:
     return found
 
 
-def _settled(page, timeout: float = 180_000) -> None:
-    """Wait until the app's script run has ended (Streamlit marks it on the stApp element)."""
-    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=timeout)
-    page.wait_for_timeout(800)
-    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=timeout)
-
-
 def test_toolsearch_app_serves_every_page_from_the_wheel(installed, tmp_path, chromium_browser):
     """``toolsearch app --server.port N`` from an empty folder: loopback only, the launch token in
     its terminal, and every page renders in Chromium without an exception, offline."""
@@ -131,7 +125,7 @@ def test_toolsearch_app_serves_every_page_from_the_wheel(installed, tmp_path, ch
         try:
             for i, (stem, title, _icon) in enumerate(PAGES):
                 page.goto(f"{url}/{'' if i == 0 else stem}")
-                _settled(page)
+                _settled(page, timeout=180_000)
                 assert page.locator("[data-testid=stException]").count() == 0, stem
                 assert title in [h.inner_text().strip() for h in page.locator("h1").all()], stem
                 if i == 0:  # the shipped sample catalog is loaded from the wheel's copy
