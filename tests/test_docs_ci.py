@@ -67,7 +67,8 @@ def test_the_json_keys_the_page_lists_are_the_keys_printed():
     assert list(check["suggestion"]) == _documented_keys("`suggestion`")
     recommend = json.loads(run_cli("recommend", team, "--context-lengths", "32k,200k", "--goal", "full", "--json",
                                    cwd=ROOT).stdout)
-    assert set(recommend) - set(check["suggestion"]) == {"current", "lower_than_current", "headroom_listing_as_much"}
+    assert set(recommend) - set(check["suggestion"]) == {"current", "lower_than_current", "headroom_listing_as_much",
+                                                              "request_costs"}
     costs = json.loads(run_cli("costs", team, "--json", cwd=ROOT).stdout)
     costs_doc = DOC.split("`costs --json` prints one object:", 1)[1]
     top = re.findall(r"`([a-z_]+)`", re.sub(r"\([^()]*\)", "", costs_doc.split("\n* each", 1)[0]))
