@@ -131,8 +131,8 @@ def _warn(config: ToolSearchConfig, inspector: Inspector, label: str) -> None:
     for warning in config.warnings:
         print(f"toolsearch: warning ({label}): {warning}", file=sys.stderr)
     for problem in inspector.registration.problems:
-        if problem.severity == "error":
-            print(f"toolsearch: catalog error ({label}): {problem.where}: {problem.message}", file=sys.stderr)
+        if problem.severity != "info":  # a warning says what was dropped or changed (a tool defined twice)
+            print(f"toolsearch: catalog {problem.severity} ({label}): {problem.where}: {problem.message}", file=sys.stderr)
 
 
 # --- printing ----------------------------------------------------------------------------

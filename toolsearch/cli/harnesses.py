@@ -97,15 +97,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .common import load_sources, server_refusal  # noqa: PLC0415
+    from .common import load_sources, report_loaded, server_refusal  # noqa: PLC0415
 
     settings = H.parse_settings(args.setting)
     config = load_harness_config(args.config) if args.config else parse_config({})
     loaded = load_sources(args.sources, timeout=args.timeout, refuse_configs=server_refusal(args))
-    for warning in [*loaded.warnings, *config.warnings]:
-        print(f"toolsearch: warning: {warning}", file=sys.stderr)
     note_unused_settings(loaded.settings_files, args.config)
     inspector = Inspector(loaded.catalog, args.tool_names)
+    report_loaded(loaded.warnings, config, inspector)  # the catalog's problems too: a skipped tool is named
     sessions = None
     if args.sessions:
         from ..analysis.sessions import load_sessions  # noqa: PLC0415 - only with --sessions
