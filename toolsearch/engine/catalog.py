@@ -273,11 +273,11 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
         problems.append(Problem("error", f"{origin}: {path}",
                                 f"expected a non-empty string 'name'{_got(raw, 'name')}; tool skipped"))
         return None
-    odd = _non_finite(raw)
+    odd = _non_finite({k: v for k, v in raw.items() if k != "description"})  # a description is repaired below
     if odd is not None:
-        problems.append(Problem("error", f"{origin}: {path}{odd[0]}",
-                                f"{odd[1]} is not a JSON number (a request carrying this tool would not be valid "
-                                "JSON); tool skipped"))
+        where, why, hint = odd
+        problems.append(Problem("error", f"{origin}: {path}{where}",
+                                f"{why} (a request carrying this tool would not be valid JSON); tool skipped{hint}"))
         return None
     description = raw.get("description")
     if description is not None and not isinstance(description, str):
@@ -301,36 +301,60 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
     return Tool(name=name, description=description, input_schema=schema, extra=extra)
 
 
-def _non_finite(data: Any) -> tuple[str, str] | None:
-    """The first NaN or infinity in ``data`` as ``(".key[i]" path, "NaN" / "Infinity" /
-    "-Infinity")``, or ``None``. JSON has none of them, but Python's parser reads ``NaN``,
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _not_json(value: Any) -> tuple[str, str] | None:
+    """Why the scalar ``value`` is not a JSON value, as a problem says it, and what to do instead
+    (``"; …"`` or ``""``), or ``None`` when it is one. YAML reads an unquoted ``2024-01-01`` as a date, ``!!binary`` as bytes and ``!!set`` as a
+    set: none of them is JSON, and writing such a schema out (``describe --sent``, ``plan --json``)
+    failed."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{'NaN' if value != value else 'Infinity' if value > 0 else '-Infinity'} is not a JSON number", ""
+    if isinstance(value, (datetime.date, datetime.datetime, datetime.time)):
+        return f"the date {value.isoformat()} is not a JSON value", "; put it in quotes to keep it as text"
+    if isinstance(value, (bytes, bytearray)):
+        return "binary data (a !!binary value) is not a JSON value", ""
+    if isinstance(value, (set, frozenset)):
+        return "a set (a !!set value) is not a JSON value", "; write a list or a mapping"
+    if not isinstance(value, _JSON_SCALARS) and not isinstance(value, (Mapping, list, tuple)):
+        return f"a {type(value).__name__} is not a JSON value", ""
+    return None
+
+
+def _non_finite(data: Any) -> tuple[str, str, str] | None:
+    """The first value in ``data`` that is not JSON as ``(".key[i]" path, why, hint)``, or ``None``:
+    a NaN or an infinity (``"NaN is not a JSON number"``; Python's parser reads ``NaN``,
     ``Infinity`` and ``1e999``, YAML has ``.nan`` and ``.inf``, and ``json.dumps`` writes them back
-    as bare words no JSON reader takes."""
+    as bare words no JSON reader takes), or a YAML date, binary value or set (:func:`_not_json`)."""
     values: list[Any] = [data]  # a quick pass first: nearly every tool has none
     while values:
         value = values.pop()
         kind = value.__class__
         if kind is dict:  # what the parsers build: checked before the slower abstract-class test
             values.extend(value.values())
-        elif kind is str:
+        elif kind is str or kind is int or kind is bool or value is None:
             continue
         elif kind is float:
             if not math.isfinite(value):
                 break
-        elif kind is list or isinstance(value, list):
+        elif kind is list or isinstance(value, (list, tuple)):
             values.extend(value)
         elif isinstance(value, Mapping):
             values.extend(value.values())
+        elif _not_json(value) is not None:
+            break
     else:
         return None
     stack: list[tuple[Any, str]] = [(data, "")]
     while stack:
         value, where = stack.pop()
-        if isinstance(value, float) and not math.isfinite(value):
-            return where, "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"
+        why = _not_json(value)
+        if why is not None:
+            return where, *why
         if isinstance(value, Mapping):
             stack.extend((v, f"{where}.{k}") for k, v in reversed(list(value.items())))
-        elif isinstance(value, list):
+        elif isinstance(value, (list, tuple)):
             stack.extend((v, f"{where}[{i}]") for i, v in reversed(list(enumerate(value))))
     return None
 
