@@ -89,3 +89,23 @@ def test_a_provider_key_written_as_a_number_is_a_secret_too(tmp_path) -> None:
         assert "84736251" not in done.stdout + done.stderr, done.stderr
         assert f"tools.tool_search.search_default_limit: {MASK} is outside 1..25, so it was clamped to 25" in done.stderr
     assert "84736251" not in out.read_text(encoding="utf-8")
+
+
+def test_a_provider_url_credential_of_the_same_file_is_a_secret_too(tmp_path) -> None:
+    """A provider's ``base_url`` with a password or a key in its query holds a secret under a key
+    that names none; it is read as an MCP config's URL is (its password and query values), so a
+    warning that quotes the same value masks it. The rest of the file stays as written."""
+    password, query = "Plover-pass-4417", "Tern-query-8823"
+    config = write_yaml(tmp_path / "config.yaml", {
+        "model": {"default": "gpt-5", "base_url": f"https://team:{password}@llm.example.com/v1?key={query}"},
+        "tools": {"tool_search": {"threshold_pct": password, "listing": query, "enabled": "gpt-5"}}})
+    out = tmp_path / "review.html"
+    for done in (run_cli_process("plan", CATALOG, "--config", config),
+                 run_cli_process("report", CATALOG, "--config", config, "-o", out)):
+        assert done.returncode == 0, done.stderr
+        assert "Plover" not in done.stdout + done.stderr and "Tern" not in done.stdout + done.stderr, done.stderr
+        assert f"tools.tool_search.threshold_pct: '{MASK}' is not a number, so the default 5.0 is used" in done.stderr
+        assert f"tools.tool_search.listing: '{MASK}' is not auto, on or off, so it was read as 'auto'" in done.stderr
+        assert "tools.tool_search.enabled: 'gpt-5' is not auto" in done.stderr
+    shown = out.read_text(encoding="utf-8")
+    assert "Plover" not in shown and "Tern" not in shown

@@ -2288,13 +2288,15 @@ def config_file_secrets(path: str | Path | None) -> list[str]:
     :meth:`LoadedSources.secret_values` gives them for a config given as a catalog, and every text
     or number value under a key that names a secret anywhere in the file (a provider's ``api_key``,
     :func:`~toolsearch.engine.secrets.secret_key_name`; a value that is only ``${VAR}`` names no
-    secret); nothing is started. ``[]`` without ``path``, or for a file this reader cannot use (the
+    secret), and the secrets inside any other text value as an MCP config's are read
+    (:func:`~toolsearch.live.mcpconfig.free_text_secrets`: a ``base_url``'s password and query
+    values, a known credential shape); nothing is started. ``[]`` without ``path``, or for a file this reader cannot use (the
     commands read its settings block on their own and say what is wrong with it).
     """
     from ..engine.catalog import _parse_text, read_source_text  # noqa: PLC0415
     from ..engine.errors import ToolsearchError  # noqa: PLC0415
     from ..engine.secrets import secret_key_name  # noqa: PLC0415
-    from .mcpconfig import _PLACEHOLDER, is_mcp_config, parse_config_data  # noqa: PLC0415
+    from .mcpconfig import _PLACEHOLDER, free_text_secrets, is_mcp_config, parse_config_data  # noqa: PLC0415
 
     if not path:
         return []
@@ -2314,6 +2316,8 @@ def config_file_secrets(path: str | Path | None) -> list[str]:
             found.add(repr(value))  # YAML reads an unquoted PIN or numeric key (api_key: 84736251) as a number
         elif secret and isinstance(value, str) and value.strip() and not _PLACEHOLDER.sub("", value).strip() == "":
             found.add(value.strip())
+        elif isinstance(value, str):  # a provider's base_url with a password or a key in its query, a pasted sk-…
+            found.update(v.strip() for v in free_text_secrets(value) if v.strip() and _PLACEHOLDER.sub("", v).strip())
     if is_mcp_config(data):
         try:
             servers = parse_config_data(data, str(path), base_dir=Path(path).parent).servers
