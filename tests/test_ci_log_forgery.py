@@ -133,3 +133,28 @@ def test_strategies_skills_problems_name_a_folder_with_a_line_break_on_one_line(
     assert "⟨U+000A⟩::error file=c,line=1::forged⟨U+000A⟩toolsearch check passed: all good⟨U+000A⟩/SKILL.md: line 3" \
         in result.stderr
 
+
+
+def test_a_catalog_file_name_with_a_line_break_prints_no_line_of_its_own(tmp_path: Path) -> None:
+    """A catalog file from a pull request: git keeps a line break in a file name, and every line that
+    names a catalog problem, a warning or an error starts with the file name's place. The name's
+    line break is a marker on each of them, in every command that reads the file."""
+    folder = tmp_path / ("x" + FORGED.replace("catalog.yaml", "c"))
+    folder.mkdir()
+    catalog = write_json(folder / "catalog.json", {"servers": [
+        {"name": "s", "tools": [{"name": 5}, {"name": "t", "description": "Do it.", "inputSchema": {"type": "object"}},
+                                {"name": "t", "description": "Again.", "inputSchema": {"type": "object"}}]},
+        {"name": "u", "tools": [{"name": "v", "description": "Say it.", "inputSchema": {"type": "object"},
+                                 "title": "a" * 70}]}]})
+    queries = write_json(folder / "queries.json", {"tasks": [{"id": "a", "queries": ["do"], "expected": ["nope"]}]})
+    runs = [["plan", catalog], ["lint", catalog], ["costs", catalog], ["collapse", catalog], ["diff", catalog, catalog],
+            ["harnesses", catalog, "--context-lengths", "200k"], ["strategies", catalog], ["sweep", catalog],
+            ["eval", catalog, queries], ["eval", catalog, catalog], ["search", catalog, "-q", "do"],
+            ["check", catalog, "--context-lengths", "200k", "--goal", "full"],
+            ["sessions", str(Path(__file__).parent.parent / "sample_sessions" / "claude-code.jsonl"), "--catalog", catalog]]
+    for args in runs:
+        result = run_cli(*args)
+        assert "Traceback" not in result.stderr, result.stderr
+        _no_forged_line(result.stdout)
+        _no_forged_line(result.stderr)
+        assert MARKED.replace("catalog.yaml", "c") in result.stdout + result.stderr, (args, result.stderr)

@@ -41,7 +41,7 @@ from ..analysis.wording import counted, settings_words
 from .. import __version__
 from .examples import add_examples
 from .textfmt import goal_argument
-from .common import (GOAL_HELP, Parser, cites_docs_page, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+from .common import (GOAL_HELP, Parser, cites_docs_page, problem_line, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
                      placeholder_error, missing_sample_error, stdout_onto_input_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, reconfigured_servers, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
@@ -452,7 +452,7 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
         print(_terminal_safe(one_line(f"note: {helpers}")))
     for problem in inspector.registration.problems:
         if problem.severity == "info":  # errors and warnings already went to stderr
-            print(f"note: {problem.where}: {problem.message}")
+            print(one_line(f"note: {problem.where}: {problem.message}"))  # the place names the file
     _print_schema_losses(inspector)
     print()
     rows = [[name_cell(s.name), s.kind, s.tool_count, form_word(s.state), *(getattr(s, key) for key in Q.SERVER_TOKEN_COLUMNS),
@@ -977,7 +977,7 @@ def _cmd_snapshot(args) -> int:
     for path in args.configs:
         parsed = load_mcp_config(path)
         for warning in parsed.warnings:
-            print(f"toolsearch: warning: {warning}", file=sys.stderr)
+            print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
         specs.extend(parsed.servers)
     name = args.name or (readers.source_stem(args.configs[0]) if len(args.configs) == 1 else "live servers")
     result = connect_servers(unique_names(specs), name=name, timeout=args.timeout, sources=list(args.configs),
@@ -986,7 +986,7 @@ def _cmd_snapshot(args) -> int:
     catalog = result.catalog
     for problem in catalog.problems:
         if problem.severity == "warning":
-            print(f"toolsearch: catalog warning: {problem.where}: {problem.message}", file=sys.stderr)
+            print(problem_line(problem), file=sys.stderr)
     if args.output:
         try:
             write_output_file(args.output, text)
@@ -1040,7 +1040,7 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
                             for w in config.with_overrides(threshold_pct=pct, listing_max_tokens=cap).warnings
                             if w not in config.warnings)
     for warning in clamped:
-        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+        print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
     named: list[tuple[str | None, Any]] = []
     for session in sessions:
         for row in sweep(session.planner, config, args.context_lengths, args.threshold_pcts,
@@ -1342,7 +1342,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         use_shipped_samples(args)
         placeholder = placeholder_error(args) or missing_sample_error(args) or stdout_onto_input_error(args)
         if placeholder is not None:
-            print(f"toolsearch: error: {placeholder}", file=sys.stderr)
+            print(one_line(f"toolsearch: error: {placeholder}"), file=sys.stderr)
             return 2
         try:
             status = _interruptible(_run, args)
@@ -1351,11 +1351,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             except BrokenPipeError:  # the reader stopped early: the decided status stands
                 pass
         except OutputUnwritable as exc:  # a closed standard output, a full disk: not a verdict
-            print(f"toolsearch: error: {exc}; the output is incomplete", file=sys.stderr)
+            print(one_line(f"toolsearch: error: {exc}; the output is incomplete"), file=sys.stderr)
             return 2
         embedding = sys.modules.get("toolsearch.engine.embedding")
         if embedding is not None and embedding.disk_cache_problem():
-            print(f"toolsearch: warning: {embedding.disk_cache_problem()}", file=sys.stderr)
+            print(one_line(f"toolsearch: warning: {embedding.disk_cache_problem()}"), file=sys.stderr)
         return status
     finally:
         if getattr(sys.stderr, "cited_docs", False):

@@ -308,10 +308,10 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress
         # what the command would have said after loading: a misspelt key or a placeholder left
         # unset is often why the servers failed
         for warning in loaded.warnings:
-            print(f"toolsearch: warning: {warning}", file=sys.stderr)
+            print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
         for problem in loaded.catalog.problems:
             if problem.severity != "info" and not is_connect_failure(problem):
-                print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+                print(problem_line(problem), file=sys.stderr)
         path, failed = unlisted[0]
         names = first_names([quoted(name) for name in failed])  # each one's line is above
         more = f" (and {counted(len(unlisted) - 1, 'other config file')} likewise)" if len(unlisted) > 1 else ""
@@ -754,15 +754,23 @@ def empty_query_warning(queries: Sequence[str], option: str = "-q") -> str | Non
             f"empty after trimming (docs/reference.md §6) and searched the other {counted(left, 'query', 'queries')}")
 
 
+def problem_line(problem: Any, label: str = "", prefix: str = "toolsearch: ") -> str:
+    """One catalog problem as stderr says it, ``toolsearch: catalog SEVERITY LABEL: WHERE: MESSAGE``,
+    on one line (:func:`~toolsearch.cli.textfmt.one_line`): the place names the file, and a file
+    name may hold a line break (git keeps one), which would start a line of its own, such as a CI
+    runner's ``::error::`` command. ``label`` (e.g. ``" (A)"``) follows the severity."""
+    return one_line(f"{prefix}catalog {problem.severity}{label}: {problem.where}: {problem.message}")
+
+
 def report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
     """Config and catalog warnings on stderr (live connect failures were reported as they happened)."""
     from ..live.client import is_connect_failure  # noqa: PLC0415
 
     for warning in [*warnings, *config.warnings]:
-        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+        print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
     for problem in inspector.registration.problems:
         if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
-            print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+            print(problem_line(problem), file=sys.stderr)
 
 
 def note_unused_settings(settings_files: Sequence[str], config_path: str | None) -> None:

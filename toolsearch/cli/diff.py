@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine import constants as C
-from .common import Once, add_timeout_argument, server_refusal, as_typed, load_harness_config, broken_pipe_status, decided, print_json, with_flags
+from .common import Once, add_timeout_argument, problem_line, server_refusal, as_typed, load_harness_config, broken_pipe_status, decided, print_json, with_flags
 from .textfmt import name_cell, one_line, text_table as _table
 from ..analysis.quantities import SERVER_TOKEN_COLUMNS, form_word, length_label
 from ..analysis.wording import settings_words
@@ -129,10 +129,10 @@ def _side(args: argparse.Namespace, side: str, path: str, cache: dict) -> Side:
 
 def _warn(config: ToolSearchConfig, inspector: Inspector, label: str) -> None:
     for warning in config.warnings:
-        print(f"toolsearch: warning ({label}): {warning}", file=sys.stderr)
+        print(one_line(f"toolsearch: warning ({label}): {warning}"), file=sys.stderr)
     for problem in inspector.registration.problems:
         if problem.severity != "info":  # a warning says what was dropped or changed (a tool defined twice)
-            print(f"toolsearch: catalog {problem.severity} ({label}): {problem.where}: {problem.message}", file=sys.stderr)
+            print(problem_line(problem, f" ({label})"), file=sys.stderr)
 
 
 # --- printing ----------------------------------------------------------------------------
@@ -147,7 +147,7 @@ def format_diff(diff: CacheDiff) -> str:
     """The human-readable ``diff`` report (plain text)."""
     out = []
     for s in (diff.a, diff.b):
-        out.append(f"{s.label}: {s.source} · context length {_ctx(s.context_length)} · "
+        out.append(f"{s.label}: {one_line(s.source)} · context length {_ctx(s.context_length)} · "
                    f"{settings_words(s.threshold_pct, s.listing_max_tokens)} · {s.tokenizer} · {s.naming} names"
                    f"{'' if s.profile == 'toolsearch default' else ' · profile ' + s.profile}")
         out.append(f"   budget {s.budget:,} tokens → tier {s.tier}, form {s.listing_outcome if s.listing_form == 'mixed' else form_word(s.listing_form)}; {s.deferred_count:,} deferred, "

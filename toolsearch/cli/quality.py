@@ -16,7 +16,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from ..engine import constants as C
-from .common import (Once, add_timeout_argument, server_refusal, broken_pipe_status, load_harness_config, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
+from .common import (Once, add_timeout_argument, problem_line, server_refusal, broken_pipe_status, load_harness_config, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
                      rewrite_progress_line)
 from .textfmt import github_command, name_cell, one_line, runner_safe, text_table as _table, whole_number
 from ..engine.catalog import load_sources
@@ -145,7 +145,7 @@ def connect_sources(sources: Sequence[str], timeout: float | None = None, config
 
     loaded = load_live(sources, timeout=timeout, refuse_configs=refuse_configs)
     for warning in loaded.warnings:
-        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+        print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
     note_unused_settings(loaded.settings_files, config_path)
     return loaded.catalog
 
@@ -156,10 +156,10 @@ def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True
     inspector = Inspector(connect_sources(sources, getattr(args, "timeout", None), args.config, server_refusal(args)),
                           args.tool_names, profile)
     for warning in config.warnings:
-        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+        print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
     for problem in inspector.registration.problems if report else ():  # lint reports them itself
         if problem.severity != "info":
-            print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+            print(problem_line(problem), file=sys.stderr)
     return inspector, config
 
 
@@ -240,8 +240,8 @@ def lint_lines(report: LintReport, severity: str = "info") -> Iterator[str]:
         where = f.subject("/")
         if f.field:
             where += f": {f.field}" + (f" @{f.offset}" if f.offset is not None else "")
-        yield reveal(f"{f.severity}: {f.rule}: {one_line(where)}: {f.message}")
-        yield f"    fix: {f.fix}"
+        yield reveal(f"{f.severity}: {f.rule}: {one_line(where)}: {one_line(f.message)}")
+        yield f"    fix: {one_line(f.fix)}"
 
 
 #: The annotation command of each finding severity (``lint --format github``).
@@ -351,28 +351,28 @@ def run(args: argparse.Namespace) -> int:
                       f"limit: clamped to 1..{config.max_search_limit} (max_search_limit)", file=sys.stderr)
             for named, qf in ((path, queries), (args.tune, tuning)):
                 if qf is not None and naming_mismatch(qf, inspector.naming):
-                    print(f"toolsearch: warning: {named}: {naming_mismatch(qf, inspector.naming)} "
-                          f"(--tool-names {qf.tool_names} reads the catalog that way)", file=sys.stderr)
+                    print(one_line(f"toolsearch: warning: {named}: {naming_mismatch(qf, inspector.naming)} "
+                                   f"(--tool-names {qf.tool_names} reads the catalog that way)"), file=sys.stderr)
             tuned_on = (args.tune, tuning.tasks) if tuning is not None else (path, queries.tasks) if args.folds else None
             if tuned_on is not None and one_sided_tuning(tuned_on[1]):
-                print(f"toolsearch: warning: {tuned_on[0]}: {one_sided_tuning(tuned_on[1])}", file=sys.stderr)
+                print(one_line(f"toolsearch: warning: {tuned_on[0]}: {one_sided_tuning(tuned_on[1])}"), file=sys.stderr)
             if args.folds and one_sided_folds(queries.tasks, args.folds):
-                print(f"toolsearch: warning: {path}: {one_sided_folds(queries.tasks, args.folds)}", file=sys.stderr)
+                print(one_line(f"toolsearch: warning: {path}: {one_sided_folds(queries.tasks, args.folds)}"), file=sys.stderr)
             for named, qf in ((path, queries), (args.tune, tuning)):
                 if qf is not None and repeated_tasks(qf.tasks):
-                    print(f"toolsearch: warning: {named}: {repeated_tasks(qf.tasks)}", file=sys.stderr)
+                    print(one_line(f"toolsearch: warning: {named}: {repeated_tasks(qf.tasks)}"), file=sys.stderr)
             seen = (seen_in_tuning(tuning.tasks, queries.tasks) if tuning is not None
                     else seen_across_folds(queries.tasks, args.folds) if args.folds else "")
             if seen:
-                print(f"toolsearch: warning: {path}: {seen}", file=sys.stderr)
+                print(one_line(f"toolsearch: warning: {path}: {seen}"), file=sys.stderr)
             if ev.tuning_unknown_expected:
-                print(f"toolsearch: warning: {args.tune}: {tuning_unknown_note(ev.tuning_unknown_expected)}",
+                print(one_line(f"toolsearch: warning: {args.tune}: {tuning_unknown_note(ev.tuning_unknown_expected)}"),
                       file=sys.stderr)
             if nothing_deferred(ev.deferred_count):
-                print(f"toolsearch: warning: {', '.join(catalogs)}: {nothing_deferred(ev.deferred_count)}", file=sys.stderr)
+                print(one_line(f"toolsearch: warning: {', '.join(catalogs)}: {nothing_deferred(ev.deferred_count)}"), file=sys.stderr)
             if ev.unknown_expected:
-                print(f"toolsearch: warning: {path}: {counted(len(ev.unknown_expected), 'expected name')} not among "
-                      f"the deferred tools of this catalog: {first_names(ev.unknown_expected)}",
+                print(one_line(f"toolsearch: warning: {path}: {counted(len(ev.unknown_expected), 'expected name')} not "
+                               f"among the deferred tools of this catalog: {first_names(ev.unknown_expected)}"),
                       file=sys.stderr)
             if args.json:  # the catalog's problems (a merged server, a skipped tool) as plan --json lists them
                 print(dumps_json({**ev.to_dict(), "problems": [p.to_dict() for p in inspector.registration.problems]}))
@@ -385,8 +385,7 @@ def run(args: argparse.Namespace) -> int:
             if baseline is not None:  # a baseline tool that was not read is not compared: say so
                 for problem in baseline.problems:
                     if problem.severity != "info":
-                        print(f"toolsearch: --baseline: catalog {problem.severity}: {problem.where}: {problem.message}",
-                              file=sys.stderr)
+                        print(problem_line(problem, prefix="toolsearch: --baseline: "), file=sys.stderr)
             report = lint(inspector, config, baseline)
             if not report.counts()["error"]:  # a file whose every tool was skipped has its findings
                 refuse_empty_catalog("lint", inspector, "there is nothing to lint, and no findings would read as a clean catalog")
@@ -412,7 +411,7 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "lint" and getattr(args, "format", None) == "github":
             # as check --format github: a catalog that cannot be linted says why on the pull request too
             print(github_command("error", str(exc), title="toolsearch lint: bad input"))
-        print(f"toolsearch: error: {reveal(str(exc))}", file=sys.stderr)
+        print(one_line(f"toolsearch: error: {reveal(str(exc))}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into head: a decided verdict still stands
         return broken_pipe_status()

@@ -418,10 +418,10 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
     if inspector.scope is not None:  # said once the report is built: an error stays the only line
         print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
     for problem in left_out:
-        print(f"toolsearch: warning: {problem}", file=sys.stderr)
+        print(one_line(f"toolsearch: warning: {problem}"), file=sys.stderr)
     epoch_problem = source_date_epoch_problem()
     if epoch_problem is not None:  # a build that meant to compare two reports byte for byte
-        print(f"toolsearch: warning: {one_line(epoch_problem)}", file=sys.stderr)
+        print(one_line(f"toolsearch: warning: {one_line(epoch_problem)}"), file=sys.stderr)
     try:
         write_output_file(args.output, html_text)
     except OSError as exc:
@@ -707,7 +707,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
         baseline_config = with_flags(read, {key: getattr(args, key, None) for key in
                                             ("threshold_pct", "listing_max_tokens", "listing", "enabled")})
         for warning in baseline_config.warnings:  # the old config is not gated: --strict judges the new one
-            print(f"toolsearch: warning: --baseline-config: {warning}", file=sys.stderr)
+            print(one_line(f"toolsearch: warning: --baseline-config: {warning}"), file=sys.stderr)
     baseline = _load(args, args.baseline, config, "--baseline")[0] if args.baseline else None
     for side, loaded in (("", inspector), ("--baseline: ", baseline)):
         refuse_unlisted_servers("check", side, loaded)

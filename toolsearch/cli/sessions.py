@@ -35,7 +35,7 @@ from ..engine.invisible import quoted
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
 from ..analysis.quantities import length_label
 from ..analysis.wording import CALLED_LISTED_COLUMN, counted, per_count, percent, share_cell
-from .common import Once, add_timeout_argument, load_harness_config, input_written_over, note_unused_settings, print_json, rewrite_progress_line
+from .common import Once, add_timeout_argument, load_harness_config, problem_line, input_written_over, note_unused_settings, print_json, rewrite_progress_line
 from .textfmt import one_line, output_file, write_output_file, parse_context_length as _context_length, parse_context_lengths, text_table as _table
 
 if TYPE_CHECKING:
@@ -292,11 +292,11 @@ def run(args: argparse.Namespace) -> int:
                                       refuse_configs=server_refusal(args, "--catalog"))
         inspector = Inspector(loaded_catalog.catalog, args.tool_names, profile)
         for warning in [*loaded_catalog.warnings, *config.warnings]:
-            print(f"toolsearch: warning: {warning}", file=sys.stderr)
+            print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
         note_unused_settings(loaded_catalog.settings_files, args.config)
         # what stderr says of the catalog (a server defined in several files and merged, say) is in
         # --json's problems too, as stderr words it
-        catalog_problems = [f"catalog {problem.severity}: {problem.where}: {problem.message}"
+        catalog_problems = [problem_line(problem, prefix="")
                             for problem in inspector.registration.problems
                             if problem.severity != "info" and not is_connect_failure(problem)]
         for line in catalog_problems:
@@ -319,7 +319,7 @@ def run(args: argparse.Namespace) -> int:
             data = export_queries(loaded.sessions, inspector, name="Labeled queries from " +
                                   ", ".join(Path(p).name for p in args.sessions), left_out=left_out)
             for note in left_out:
-                print(f"toolsearch: warning: {args.export_queries}: {one_line(note)}", file=sys.stderr)
+                print(one_line(f"toolsearch: warning: {args.export_queries}: {one_line(note)}"), file=sys.stderr)
             try:
                 write_output_file(args.export_queries, export_queries_yaml(data))
             except OSError as exc:

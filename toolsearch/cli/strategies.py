@@ -20,7 +20,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..engine import constants as C
-from .common import Once, add_timeout_argument, load_harness_config, note_unused_settings, print_json
+from .common import Once, add_timeout_argument, load_harness_config, problem_line, note_unused_settings, print_json
 from .textfmt import one_line, parse_context_length as _context_length, text_table as _table, whole_number
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
 from ..engine.config import parse_config
@@ -125,11 +125,11 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
     loaded = load_sources(args.sources, timeout=args.timeout, progress=_progress, refuse_configs=server_refusal(args))
     inspector = Inspector(loaded.catalog, args.tool_names)
     for warning in [*loaded.warnings, *config.warnings]:
-        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+        print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
     note_unused_settings(loaded.settings_files, args.config)
     for problem in inspector.registration.problems:
         if problem.severity != "info" and not is_connect_failure(problem):
-            print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+            print(problem_line(problem), file=sys.stderr)
     inspector = inspector.scoped(one_scope("strategies", scopes_from_args(args, inspector)))
     skills = load_skills(args.skills) if args.skills else None
     for problem in (skills.problems if skills else ()):
@@ -150,7 +150,7 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
     model = StrategyModel(inspector, skills, settings)
     for problem in model.problems:
         if problem.severity != "info":
-            print(f"toolsearch: {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+            print(one_line(f"toolsearch: {problem.severity}: {problem.where}: {problem.message}"), file=sys.stderr)
     model.check_events(events, args.events or "--events")
     from_events = task_from_events(events)
     task = Task(tuple(dict.fromkeys([*from_events.skills_read, *args.read])),
