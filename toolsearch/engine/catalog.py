@@ -36,6 +36,7 @@ from . import readers
 from .errors import CatalogError
 from .gcpause import gc_paused
 from .secrets import mask_token_shapes
+from .wording import counted
 
 #: The problem message for a ``tools/list`` result whose ``nextCursor`` is the empty string (read
 #: from a recorded result here, or met while listing a live server): the listing ends there, but
@@ -470,6 +471,11 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
             if server is not None:
                 servers.append(server)
         extra = {k: v for k, v in data.items() if k not in ("name", "servers")}
+        if isinstance(data.get("tools"), list) and data["tools"]:  # kept as an unknown key, but not counted: say so
+            problems.append(Problem("warning", f"{origin}: tools",
+                                    f"{counted(len(data['tools']), 'item')} beside the 'servers' list, where no "
+                                    "server holds them; not read (a catalog lists each tool under its server's "
+                                    "'tools')"))
         problems.extend(_snapshot_failures(data.get("snapshot"), origin))
         name = data.get("name") if isinstance(data.get("name"), str) else stem
         catalog = Catalog(name=name, servers=tuple(servers), problems=problems.done(),
