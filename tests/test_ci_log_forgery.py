@@ -158,3 +158,23 @@ def test_a_catalog_file_name_with_a_line_break_prints_no_line_of_its_own(tmp_pat
         _no_forged_line(result.stdout)
         _no_forged_line(result.stderr)
         assert MARKED.replace("catalog.yaml", "c") in result.stdout + result.stderr, (args, result.stderr)
+
+
+def test_written_files_and_config_notes_under_a_folder_with_a_line_break_stay_on_their_line(tmp_path: Path) -> None:
+    """The lines that name a file written (``report -o``, ``synth -o``, ``sessions --export-queries``)
+    and the notes ``plan`` prints for a ``--config`` file's warnings name the path on one line."""
+    folder = tmp_path / ("x" + FORGED.replace("catalog.yaml", "c"))
+    folder.mkdir()
+    catalog = _catalog(folder, [{"name": "t", "description": "Do it.", "inputSchema": {"type": "object"}}])
+    config = folder / "config.yaml"
+    config.write_text("tools:\n  tool_search:\n    threshold_pct: x\n", encoding="utf-8")
+    sessions = Path(__file__).parent.parent / "sample_sessions" / "state.db"
+    runs = [["report", catalog, "-o", folder / "r.html"], ["synth", "-o", folder / "syn.yaml", "--tools", "3"],
+            ["sessions", sessions, "--catalog", catalog, "--export-queries", folder / "q.yaml"],
+            ["plan", catalog, "--config", config]]
+    for args in runs:
+        result = run_cli(*args)
+        assert result.returncode == 0, result.stderr
+        _no_forged_line(result.stdout)
+        _no_forged_line(result.stderr)
+        assert MARKED.replace("catalog.yaml", "c") in result.stdout + result.stderr, (args, result.stderr)

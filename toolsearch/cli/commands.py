@@ -446,7 +446,7 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
     if getattr(args, "transport", None) is not None:
         print(transport_note(args.transport, plan.activated))
     for note in plan.notes:
-        print(f"note: {note}")
+        print(one_line(f"note: {note}"))  # a config warning names the file
     helpers = Q.helper_tools_words(inspector.full_registration)
     if helpers:  # the tool counts above include them; the servers' own lists (live: lines) do not
         print(_terminal_safe(one_line(f"note: {helpers}")))
@@ -992,8 +992,8 @@ def _cmd_snapshot(args) -> int:
             write_output_file(args.output, text)
         except OSError as exc:
             raise UsageError(f"{args.output}: cannot write file ({exc.strerror or exc})") from None
-        print(f"toolsearch: wrote {args.output}: {counted(len(catalog.servers), 'server')}, "
-              f"{counted(catalog.tool_count, 'tool')} in {result.elapsed:.2f} s", file=sys.stderr)
+        print(one_line(f"toolsearch: wrote {args.output}: {counted(len(catalog.servers), 'server')}, "
+                       f"{counted(catalog.tool_count, 'tool')} in {result.elapsed:.2f} s"), file=sys.stderr)
     else:
         write_data(text)
     return 1 if result.failed else 0
@@ -1014,9 +1014,9 @@ def _cmd_synth(args) -> int:
         write_output_file(args.output, text)
     except OSError as exc:
         raise UsageError(f"{args.output}: cannot write file ({exc.strerror or exc})") from None
-    print(f"toolsearch: wrote {args.output}: {counted(len(catalog.servers), 'server')}, "
-          f"{counted(catalog.tool_count, 'tool')}, "
-          f"{len(text.encode('utf-8')):,} bytes", file=sys.stderr)
+    print(one_line(f"toolsearch: wrote {args.output}: {counted(len(catalog.servers), 'server')}, "
+                   f"{counted(catalog.tool_count, 'tool')}, "
+                   f"{len(text.encode('utf-8')):,} bytes"), file=sys.stderr)
     return 0
 
 

@@ -427,8 +427,8 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
     except OSError as exc:
         raise ReviewUsageError(f"{args.output}: cannot write the report: {exc.strerror or exc}") from None
     size = len(html_text.encode("utf-8"))
-    print(f"toolsearch: wrote {args.output} ({size / 1024:,.0f} KiB, self-contained"
-          f"{', query file ' + _query_file_shown(args, query_file) if query_file else ''})", file=sys.stderr)
+    print(one_line(f"toolsearch: wrote {args.output} ({size / 1024:,.0f} KiB, self-contained"
+                   f"{', query file ' + _query_file_shown(args, query_file) if query_file else ''})"), file=sys.stderr)
     return 0
 
 

@@ -324,7 +324,7 @@ def run(args: argparse.Namespace) -> int:
                 write_output_file(args.export_queries, export_queries_yaml(data))
             except OSError as exc:
                 raise ToolsearchError(f"{args.export_queries}: cannot write file ({exc.strerror or exc})") from None
-            print(f"toolsearch: wrote {args.export_queries}: {counted(len(data['tasks']), 'labeled task')}",
+            print(one_line(f"toolsearch: wrote {args.export_queries}: {counted(len(data['tasks']), 'labeled task')}"),
                   file=sys.stderr)
         if args.json:
             print_json(report(loaded.sessions, rep, what_if, [*catalog_problems, *loaded.problems], **extra))
