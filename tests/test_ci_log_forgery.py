@@ -178,3 +178,16 @@ def test_written_files_and_config_notes_under_a_folder_with_a_line_break_stay_on
         _no_forged_line(result.stdout)
         _no_forged_line(result.stderr)
         assert MARKED.replace("catalog.yaml", "c") in result.stdout + result.stderr, (args, result.stderr)
+
+
+def test_a_config_server_name_with_a_line_break_stays_on_its_live_line(tmp_path: Path) -> None:
+    """An MCP client config from a pull request: a server named with a line break got a
+    ``toolsearch: live: NAME: failed …`` line whose second half started with ``::error``."""
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {
+        "a" + FORGED: {"command": str(tmp_path / "no-such-program")}}})
+    for args in (["plan", config], ["snapshot", config], ["strategies", config]):
+        result = run_cli(*args)
+        assert "Traceback" not in result.stderr, result.stderr
+        _no_forged_line(result.stdout)
+        _no_forged_line(result.stderr)
+        assert f"toolsearch: live: a{MARKED}toolsearch check passed: all good⟨U+000A⟩: failed after " in result.stderr

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from ..engine import constants as C
-from ..engine.invisible import quoted
+from ..engine.invisible import mark_controls, quoted
 from ..engine.bridge import server_arguments
 from ..engine.catalog import EMPTY_NEXT_CURSOR, SNAPSHOT_FAILED, Catalog, Problem, Server, _tools_from_list, combine
 from ..engine.errors import ServerError
@@ -182,7 +182,12 @@ class ServerStatus:
         return self.state in ("ok", "failed", "skipped")
 
     def summary(self) -> str:
-        """One line for humans: ``github: ok, 12 tools (2 pages) in 0.84 s``."""
+        """One line for humans: ``github: ok, 12 tools (2 pages) in 0.84 s``. A line break in the
+        server's name (a config key can hold one) is a marker (``⟨U+000A⟩``), so the name never
+        starts a line of its own (a CI runner's ``::error::`` command)."""
+        return mark_controls(self._summary(), one_line=True)
+
+    def _summary(self) -> str:
         if self.state == "ok":
             pages = f" ({self.pages} pages)" if self.pages > 1 else ""
             text = f"{self.name}: ok, {counted(self.tool_count, 'tool')}{pages} in {self.elapsed:.2f} s"
