@@ -1083,6 +1083,11 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
         warnings.extend(scrub_text(w, secret_list(secrets)) for w in found)
 
 
+#: Per-server tool filters of other clients (Gemini CLI's ``includeTools`` / ``excludeTools``) that
+#: the harness does not read: said, since the servers' tools are then counted unfiltered.
+_CLIENT_TOOL_FILTERS = ("includeTools", "excludeTools")
+
+
 def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[str, str] | None,
                   workspace: str | Path | None, base_dir: str | Path | None, warnings: list[str],
                   secrets: list[str], env_files: bool = True, context: Mapping[str, str] | None = None) -> ServerSpec:
@@ -1096,6 +1101,10 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
     note = _url_keys_warning(raw, kind, where)
     if note:
         warnings.append(note)
+    for filter_key in _CLIENT_TOOL_FILTERS:
+        if filter_key in raw:  # Gemini CLI's own filter: Hermes reads tools.include / tools.exclude instead
+            warnings.append(f"{where}.{filter_key}: not applied (a Gemini CLI filter; the harness filters with "
+                            "tools.include and tools.exclude): every tool the server lists is counted")
     unresolved: list[str] = []
     resolved: list[str] = []
     entry = _interpolate_deep(dict(raw), environ, context, kind == "mcpServers", unresolved, resolved)
