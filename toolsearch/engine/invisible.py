@@ -17,6 +17,7 @@ selector (❤️, or an ideographic variant after a Han character) and emoji tag
 
 from __future__ import annotations
 
+import datetime
 import html
 import json
 import re
@@ -212,8 +213,17 @@ def reveal_line(text: str) -> str:
 def quoted(text: str) -> str:
     """``text`` between single quotes as :func:`reveal_line` shows it, for naming untrusted text
     inside a message (``'a⟨U+200B⟩b'``) where ``repr`` would write escapes of its own (``\\x1b``).
-    A value that is not a string is written as ``repr`` writes it (``None``, ``5``)."""
-    return f"'{reveal_line(text)}'" if isinstance(text, str) else repr(text)
+    A value that is not a string is written as ``repr`` writes it (``None``, ``5``), except what
+    YAML reads from an unquoted date or a ``!!binary`` value, which ``repr`` writes as Python code
+    (``datetime.date(2024, 1, 1)``): ``the date 2024-01-01 (put it in quotes to keep it as text)``,
+    ``binary data (a !!binary value)``."""
+    if isinstance(text, str):
+        return f"'{reveal_line(text)}'"
+    if isinstance(text, (datetime.date, datetime.time)):  # datetime.datetime is a date
+        return f"the date {text.isoformat()} (put it in quotes to keep it as text)"
+    if isinstance(text, (bytes, bytearray)):
+        return "binary data (a !!binary value)"
+    return repr(text)
 
 
 def shortened(text: str, limit: int = SHOWN_NAME_MAX_CHARS) -> str:

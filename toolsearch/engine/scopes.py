@@ -340,7 +340,8 @@ def _strings(value: Any, where: str, what: str) -> tuple[str, ...]:
 
 def _check_name(name: Any, where: str) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise ScopeError(f"{where}: expected a non-empty scope name")
+        got = "" if isinstance(name, str) or name is None else f", got {quoted(name)}"  # YAML reads 2024-01-01 as a date
+        raise ScopeError(f"{where}: expected a non-empty scope name{got}")
     name = name.strip()
     if "=" in name or "," in name:
         raise ScopeError(f"{where}: scope name {quoted(name)} must not contain '=' or ','")
