@@ -47,3 +47,25 @@ def test_the_check_says_why_it_did_not_validate_and_small_schemas_still_do(tmp_p
     assert refused.validated and refused.error["constraint"] == "anyOf"
     fine = bridge.check_call({"name": "mcp__s__bomb", "arguments": {"p": "x"}})  # the first branch matches
     assert fine.validated and fine.error is None
+
+
+def test_the_command_line_says_a_call_was_not_validated(tmp_path):
+    """``toolsearch call`` dispatched a call it could not validate without a word (the Search page says
+    why); it now says so on stderr, for a validation past its steps and for a pattern past its timeout."""
+    from conftest import run_cli
+
+    catalog = write_json(tmp_path / "b.json", _catalog())
+    done = run_cli("call", catalog, "mcp__s__bomb", "-a", '{"p": 5}')
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (f"toolsearch: note: the call was not validated (the validation took over "
+                           f"{SCHEMA_VALIDATION_MAX_STEPS:,} steps); the bridge fails open, so it would be "
+                           "dispatched as shown\n")
+    slow = write_json(tmp_path / "slow.json", {"servers": [{"name": "s", "tools": [
+        {"name": "t", "description": "A slow pattern.",
+         "inputSchema": {"type": "object", "properties": {"x": {"type": "string", "pattern": "^(a|aa)+$"}}}}]}]})
+    done = run_cli("call", slow, "mcp__s__t", "-a", json.dumps({"x": "a" * 40 + "!"}))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ("toolsearch: note: the call was not validated (the pattern took over 1 s); the bridge "
+                           "fails open, so it would be dispatched as shown\n")
+    done = run_cli("call", catalog, "mcp__s__small", "-a", '{"p": "x"}')  # validated: no note
+    assert done.returncode == 0 and done.stderr == "", done.stderr

@@ -856,6 +856,11 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
         dispatcher = LiveDispatcher(specs, args.timeout, connect_timeout=_connect_timeout(args))
     if dispatcher is not None:
         bridge.dispatcher = dispatcher
+    check = bridge.check_call({"calls": [{"name": names[0], "arguments": arguments}]})
+    if check.error is None and not check.validated and check.skipped:  # fail open, as the Search page says
+        what = "it is called as given" if dispatcher is not None else "it would be dispatched as shown"
+        print(one_line(f"toolsearch: note: the call was not validated ({check.skipped}); the bridge fails open, "
+                       f"so {what}"), file=sys.stderr)
     try:
         response = bridge.tool_call({"calls": [{"name": names[0], "arguments": arguments}]})
     finally:
