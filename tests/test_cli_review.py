@@ -891,6 +891,29 @@ def test_check_rows_name_the_excepted_servers_the_listing_collapsed(tmp_path):
     assert "| holds; excepted, collapsed: github, grafana |" in markdown
 
 
+def test_check_failing_row_names_the_failing_server_before_the_excepted_ones(tmp_path):
+    """A failing row of ``check --except github`` read "FAILS; excepted, collapsed: github": the only
+    server the table named was the one the goal let go, while the one that failed it (grafana) was
+    named only under the table. The cell names the failing servers first (text and Markdown, from
+    ``LengthCheck.failing_servers``), so a CI log's reader is not sent to the excepted one."""
+    config = write_yaml(tmp_path / "config.yaml", {"tools": {"tool_search": {"threshold_pct": 3,
+                                                                             "listing_max_tokens": 4000}}})
+    args = ("check", TEAM, "--config", config, "--context-lengths", "32k,40k,64k", "--goal", "names",
+            "--except", "github")
+    text = run_cli(*args)
+    assert text.returncode == 1, text.stderr
+    rows = {line.split()[0]: line for line in text.stdout.splitlines()[4:7]}
+    assert rows["32K"].endswith("FAILS, collapsed: grafana; excepted, collapsed: github"), rows
+    assert rows["40K"].endswith("holds; excepted, collapsed: github"), rows
+    assert rows["64K"].endswith("holds"), rows
+    assert "(collapsed and not excepted: grafana)" in text.stdout
+    markdown = run_cli(*args, "--format", "markdown").stdout
+    assert "| FAILS, collapsed: grafana; excepted, collapsed: github |" in markdown
+    data = json.loads(run_cli(*args, "--json").stdout)
+    assert [c["failing_servers"] for c in data["contexts"]] == [["grafana"], [], []]
+    assert [c["excepted_collapsed"] for c in data["contexts"]] == [["github"], ["github"], []]
+
+
 def test_check_baseline_text_keeps_the_cause_out_of_the_table():
     """check --baseline in a CI log: each row's "against the baseline" cell is short, and what first
     changes the tools array is said once under the table, numbered, with the lengths it is for."""

@@ -633,6 +633,18 @@ GITHUB_TITLES = {"keep": "toolsearch check: a server to keep collapsed", "goal":
                  "worse": "toolsearch check: worse than the baseline"}
 
 
+def _goal_cell_servers(c: check_mod.LengthCheck) -> str:
+    """What the goal cell of ``check``'s table adds after holds/FAILS: with ``--except``, the excepted
+    servers collapsed at that length, and, where the goal fails, first the servers that make it fail
+    (a row naming only the servers it let go would point a CI log's reader at the wrong one)."""
+    if not c.excepted_collapsed:
+        return ""
+    failing = c.failing_servers
+    shown = ", ".join(failing[:3]) + (f" and {len(failing) - 3} more" if len(failing) > 3 else "")
+    return ((f", collapsed: {shown}" if failing else "")
+            + f"; excepted, collapsed: {', '.join(c.excepted_collapsed)}")
+
+
 def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sources: Sequence[str],
                   notes: Sequence[str] = ()) -> list[str]:
     """``check --format github``: an ``::error`` annotation per failure line
@@ -749,7 +761,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
              f"{c.outcome.listing_tokens:,}", share_cell(c.outcome.servers_named, c.outcome.servers_total),
              f"{c.outcome.tools_named:,}",
              ("holds" if c.holds else "FAILS") + (f" ({c.goal})" if result.length_goals else "")
-             + (f"; excepted, collapsed: {', '.join(c.excepted_collapsed)}" if c.excepted_collapsed else "")]
+             + _goal_cell_servers(c)]
             for c in result.lengths]
     if evidence is not None:  # recommend --sessions' columns, from the same counting
         header[-1:-1] = SESSION_COLUMNS
