@@ -306,6 +306,29 @@ def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_i
     assert [c["listing_tokens"] for c in named["contexts"]] == [1_491, 46_241, 46_241]
 
 
+def test_the_suggested_goal_lowers_every_length_too_short_to_name_the_server() -> None:
+    """At 16K, 32K and 1M, Cloudflare's names fit at 1M only. The reason suggested a goal of its own for
+    16K alone (``--goal names,16k=listed``), which keeps ``names`` at 32K, where naming Cloudflare is out
+    of reach too: run as written it was not reached (exit 1) and let github, grafana and playwright
+    collapse at 16K. The suggestion gives every length too short for it the lower goal, and that goal
+    is reached, naming Cloudflare at 1M, at the cost the reason gives."""
+    lengths = ("--context-lengths", "16k,32k,1m")
+    data = _json(run_cli("recommend", TEAM, CLOUDFLARE, *lengths, "--goal", "names", "--json"))
+    reason = data["unnamed"][0]["reason"]
+    assert ("its names would fit at 1M, where one setting for every length leaves it out too: a goal of their own "
+            "for 16K and 32K lets the longer lengths name it (16k=listed, 32k=listed; on the command line "
+            "--goal names,16k=listed,32k=listed); that goal takes threshold_pct 4.7%, listing_max_tokens 46,241: "
+            "a listing of 598 tokens at 16K (3.7% of the context), 1,491 tokens at 32K (4.7% of the context) and "
+            "46,241 tokens at 1M (4.6% of the context)") in reason, reason
+    suggested = reason.rsplit("--goal ", 1)[1].split(")", 1)[0]
+    followed = run_cli("recommend", TEAM, CLOUDFLARE, *lengths, "--goal", suggested, "--json")
+    assert followed.returncode == 0, followed.stdout
+    named = _json(followed)
+    assert named["reached"] is True and [c["servers_named"] for c in named["contexts"]] == [5, 9, 10]
+    assert (named["threshold_pct"], named["listing_max_tokens"]) == (4.7, 46_241)
+    assert [c["listing_tokens"] for c in named["contexts"]] == [598, 1_491, 46_241]
+
+
 @pytest.mark.parametrize("args", [
     ("--context-lengths", "32k,200k,1m", "--goal", "names", "--headroom", "10"),
     ("--context-lengths", "12345,200k,unknown,1m", "--goal", "listed,1m=full", "--keep", "github",

@@ -1168,19 +1168,28 @@ def _fits_elsewhere(rec: MultiRecommendation, states_at: Mapping[int | None, Map
     reachable = next((g for g in GOALS if FORM_RANK[worst.listing_form] <= FORM_RANK[GOAL_FORMS[g]]), None)
     if not fits or reachable is None or reachable == rec.goal:
         return ""
-    key = context_words(worst.context_length).lower()
-    key = key if "," not in key else str(worst.context_length)  # 12,345 would split the goal list
+    # every length too short to name it gets the lower goal, not the shortest alone: with the goal
+    # kept at a second such length (16K and 32K, say) the suggested goal is out of reach there too
+    short = [c.context_length for c in rec.contexts
+             if c.context_length is not None and need > _largest_budget([c.context_length])[0]]
+    short = sorted(set(short) | {worst.context_length})
+    keys = []
+    for n in short:
+        key = context_words(n).lower()
+        keys.append(key if "," not in key else str(n))  # 12,345 would split the goal list
+    items = ",".join(f"{key}={reachable}" for key in keys)
     # the whole goal as `--goal` takes it: "32k=listed" alone is refused there (the other lengths
-    # would have no goal); the Tuning page's per-length field takes the item alone
-    suggested = f"{rec.goal},{key}={reachable}"
+    # would have no goal); the Tuning page's per-length field takes the items alone
+    suggested = f"{rec.goal},{items}"
     if suggested not in costs:
         alternative = recommend_for_contexts(
             ladder, config, [c.context_length for c in rec.contexts], rec.goal, except_servers=rec.except_servers,
-            keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals={worst.context_length: reachable})
+            keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals={n: reachable for n in short})
         costs[suggested] = suggestion_cost_words(alternative)
+    own = "a goal of its own" if len(short) == 1 else "a goal of their own"
     return (f"; its names would fit at {_and(_length_word(c) for c in fits)}, where one setting for every length "
-            f"leaves it out too: a goal of its own for {context_words(worst.context_length)} lets the longer lengths name it "
-            f"({key}={reachable}; on the command line --goal {suggested}); {costs[suggested]}")
+            f"leaves it out too: {own} for {_and(context_words(n) for n in short)} lets the longer lengths name it "
+            f"({items.replace(',', ', ')}; on the command line --goal {suggested}); {costs[suggested]}")
 
 
 def suggestion_cost_words(rec: MultiRecommendation) -> str:
