@@ -306,6 +306,27 @@ def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_i
     assert [c["listing_tokens"] for c in named["contexts"]] == [1_491, 46_241, 46_241]
 
 
+def test_each_length_gives_its_goals_need_apart_from_the_budget_the_settings_are_chosen_for() -> None:
+    """Out of reach, ``contexts[i].budget_needed`` was the best reachable listing's budget (1,491 tokens
+    at 32K for the goal names), under a key the page documented as "the smallest budget that goal needs
+    there", which is 46,241 tokens: one name for two figures. Each length now also gives ``goal_budget``,
+    that length's goal's own need (as the top level does), equal to ``budget_needed`` where it is
+    reached; with a goal per length each length's own."""
+    data = _json(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "names", "--json"))
+    assert (data["reached"], data["budget_needed"], data["goal_budget"]) == (False, 1_491, 46_241)
+    assert [(c["budget_needed"], c["goal_budget"]) for c in data["contexts"]] == [(1_491, 46_241)] * 3
+    per_length = _json(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m",
+                               "--goal", "names,1m=full", "--json"))
+    assert per_length["reached"] is False
+    assert [(c["goal"], c["budget_needed"], c["goal_budget"]) for c in per_length["contexts"]] == [
+        ("names", 1_491, 46_241), ("names", 46_241, 46_241), ("full", 46_241, 84_887)]
+    assert per_length["goal_budget"] == 84_887  # the full listing, above the largest listing_max_tokens
+    reached = _json(run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names,1m=full",
+                            "--json"))
+    assert [(c["budget_needed"], c["goal_budget"]) for c in reached["contexts"]] == [
+        (1_473, 1_473), (1_473, 1_473), (3_656, 3_656)]
+
+
 def test_the_suggested_goal_lowers_every_length_too_short_to_name_the_server() -> None:
     """At 16K, 32K and 1M, Cloudflare's names fit at 1M only. The reason suggested a goal of its own for
     16K alone (``--goal names,16k=listed``), which keeps ``names`` at 32K, where naming Cloudflare is out

@@ -329,8 +329,12 @@ class MultiRecommendation:
             form (the smallest ``budget - listing_tokens``).
         growth_tools: about how many more tools that is, at the listing's tokens per named tool.
         length_goals: per-length goals where they differ from ``goal`` (:data:`LengthGoals`).
-        length_budgets: per listed length, the smallest budget (tokens) its own goal needs
-            (``None`` where none is known); with one goal, ``budget_needed`` at every length.
+        length_budgets: per listed length, the budget (tokens) the settings are chosen for there: the
+            smallest its own goal needs, or, where that goal is out of reach, the best reachable
+            listing's (``None`` where none is known); with one goal, ``budget_needed`` at every length.
+        length_goal_budgets: per listed length, the smallest budget (tokens) its own goal needs,
+            whatever that length allows (``None`` where no budget reaches it); with one goal,
+            ``goal_budget`` at every length. Equal to ``length_budgets`` where the goal is reached.
         sessions_read: with recorded sessions as evidence (:func:`add_session_evidence`), how
             many sessions were read; ``None`` without.
         sessions_drift: with sessions that mention tools or servers this catalog lacks (they ran on
@@ -378,6 +382,7 @@ class MultiRecommendation:
     length_goals: LengthGoals = ()
     length_budgets: tuple[int | None, ...] = ()
     goal_budget: int | None = None
+    length_goal_budgets: tuple[int | None, ...] = ()
     sessions_read: int | None = None
     sessions_drift: str = ""
     sessions_note: str = ""
@@ -519,7 +524,8 @@ class MultiRecommendation:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: ``threshold_pct``, ``listing_max_tokens``, ``goal`` (the goal of the
-        lengths without their own), ``contexts`` (each with its own ``goal`` and ``budget_needed``),
+        lengths without their own), ``contexts`` (each with its own ``goal``, ``budget_needed`` and
+        ``goal_budget``: :attr:`length_budgets` and :attr:`length_goal_budgets`),
         ``goal_words``, then ``reached``,
         ``reached_goal``, ``budget_needed``, ``goal_budget``, ``reason``, ``planning_tokenizer``, ``except``,
         ``keep``, ``headroom_pct``, ``headroom_kept_pct`` (:attr:`headroom_kept_pct`; ``null`` when the
@@ -528,10 +534,14 @@ class MultiRecommendation:
         with ``context_length``, ``listing_tokens`` and ``share_pct``) and, with ``keep_called``,
         ``keep_called`` (:meth:`KeepCalled.to_dict`)."""
         budgets = self.length_budgets or tuple(self.budget_needed for _ in self.contexts)
+        # the goal's own need beside the figure the settings are chosen for: out of reach they differ,
+        # and one key for both read as if the goal needed the best reachable listing's budget
+        goal_budgets = self.length_goal_budgets or tuple(self.goal_budget for _ in self.contexts)
         return {"threshold_pct": self.threshold_pct, "listing_max_tokens": self.listing_max_tokens,
                 "goal": self.goal,
-                "contexts": [{**c.to_dict(), "goal": self.goal_at(c.context_length), "budget_needed": b}
-                             for c, b in zip(self.contexts, budgets)], "goal_words": self.goal_words,
+                "contexts": [{**c.to_dict(), "goal": self.goal_at(c.context_length), "budget_needed": b,
+                              "goal_budget": g}
+                             for c, b, g in zip(self.contexts, budgets, goal_budgets)], "goal_words": self.goal_words,
                 "reached": self.reached, "reached_goal": self.reached_goal, "budget_needed": self.budget_needed,
                 "goal_budget": self.goal_budget, "reason": self.reason, "planning_tokenizer": self.planning_tokenizer,
                 "except": list(self.except_servers), "keep": list(self.keep_servers),
@@ -930,7 +940,7 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
 
     def result(reached: bool, reached_goal: str | None, pct: float, cap: int, budget: int | None,
                reason: str, budgets: tuple[int | None, ...] = (), *,
-               goal_budget: int | None = None) -> MultiRecommendation:
+               goal_budget: int | None = None, goal_budgets: tuple[int | None, ...] = ()) -> MultiRecommendation:
         if reached:  # kept if no setting has the headroom: the budget reaches the goal, room or not
             goal_budget = budget
         outs = outcomes(ladder, pct, cap, lengths)
@@ -962,7 +972,9 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
                                   ladder.planning_tokenizer, except_servers, keep_servers, float(headroom_pct),
                                   length_goals=per_length,
                                   length_budgets=budgets or tuple(budget for _ in lengths),
-                                  goal_budget=budget if reached else goal_budget)
+                                  goal_budget=budget if reached else goal_budget,
+                                  length_goal_budgets=(budgets or tuple(budget for _ in lengths)) if reached
+                                  else goal_budgets)
         return _finish(rec, ladder, config)
 
     if not ladder.activated:  # tier 0 everywhere: every schema is sent, every goal holds (as check judges)
@@ -980,13 +992,13 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
         goal_need = None if None in goals_need else max(goals_need)
         if any(b is None for b in budgets):
             return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reasons,
-                          budgets, goal_budget=goal_need)
+                          budgets, goal_budget=goal_need, goal_budgets=tuple(goals_need))
         known = [(c, b) for c, b in zip(lengths, budgets) if c is not None and c > 0]
         pct = max((smallest_threshold_pct(b, c) or C.THRESHOLD_PCT_MAX for c, b in known),
                   default=config.threshold_pct)
         need = max(b for b in budgets if b is not None)
         return result(not reasons, None, pct, max(C.LISTING_MAX_TOKENS_MIN, need), need, reasons, budgets,
-                      goal_budget=goal_need)
+                      goal_budget=goal_need, goal_budgets=tuple(goals_need))
     largest, kind, limit_words = _largest_budget(lengths)
     chosen = _chosen_budgets(ladder, headroom_pct)
     meets = _requirement(ladder, goal, except_servers, keep_servers)
