@@ -348,6 +348,13 @@ def test_the_suggested_goal_lowers_every_length_too_short_to_name_the_server() -
     assert named["reached"] is True and [c["servers_named"] for c in named["contexts"]] == [5, 9, 10]
     assert (named["threshold_pct"], named["listing_max_tokens"]) == (4.7, 46_241)
     assert [c["listing_tokens"] for c in named["contexts"]] == [598, 1_491, 46_241]
+    # the reason names every length too short for it: "more than the whole 16K context; named at 1M"
+    # left 32K, where it is not named either, without one
+    assert reason.startswith("cloudflare: naming it needs a budget of 46,241 tokens, more than the whole context "
+                             "at 16K and 32K (16,000 and 32,000 tokens); its names would fit at 1M"), reason
+    assert named["unnamed"][0]["reason"] == (
+        "cloudflare: naming it needs a budget of 46,241 tokens, more than the whole context at 16K and 32K "
+        "(16,000 and 32,000 tokens); named at 1M")
 
 
 @pytest.mark.parametrize("args", [

@@ -1042,7 +1042,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     step = ladder.step_at(worst.budget)
     states = ladder.states_of(step)
     chosen = _chosen_budgets(ladder, rec.headroom_pct)
-    largest, _, limit_words = _largest_budget([c.context_length for c in contexts])
+    largest, limit_kind, limit_words = _largest_budget([c.context_length for c in contexts])
     label = {s.name: s.label for s in ladder.servers}
     # A label is named at every step before the one that collapses it (steps only add collapsed
     # labels), so the smallest budget naming it is the smallest chosen budget before that step.
@@ -1086,7 +1086,14 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
             # an excepted server says so first, as below: "more than the whole context" alone reads as a
             # goal missed, and the goal lets it collapse
             excepted = "may collapse (an exception to the goal); " if name in rec.except_servers else ""
-            why = f"{name}: {excepted}naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
+            # every listed length too short to name it, not the shortest alone: "more than the whole 16K
+            # context; named at 1M" left 32K, where it is not named either, without a reason
+            too_short = sorted({c.context_length for c in contexts
+                                if c.context_length is not None and 0 < c.context_length < need})
+            limit = (limit_words if len(too_short) < 2 or limit_kind != "context" else
+                     f"the whole context at {_and(context_words(n) for n in too_short)} "
+                     f"({_and(f'{n:,}' for n in too_short)} tokens)")
+            why = f"{name}: {excepted}naming it needs a budget of {need:,} tokens{extra}, more than {limit}"
             why += _fits_elsewhere(rec, states_at, name, need, ladder, config, costs) or (f"; named at {named_words}" if named_at else "")
             if name in rec.keep_servers:  # the goal asks for it named: say what would
                 why += _kept_words(rec, name, need)
