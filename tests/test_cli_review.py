@@ -911,6 +911,19 @@ def test_check_failing_row_names_the_failing_server_before_the_excepted_ones(tmp
     assert "| FAILS, collapsed: grafana; excepted, collapsed: github |" in markdown
     data = json.loads(run_cli(*args, "--json").stdout)
     assert [c["failing_servers"] for c in data["contexts"]] == [["grafana"], [], []]
+    # a failure that is no server's says its condition, with or without excepted servers beside it
+    more = run_cli(*args[:-2], "--except", "grafana", "--except", "github", "--headroom", "50",
+                   "--max-listing-tokens", "1000")
+    assert more.returncode == 1, more.stderr
+    rows = {line.split()[0]: line for line in more.stdout.splitlines()[4:7]}
+    assert rows["32K"].endswith("FAILS, headroom missed; excepted, collapsed: github, grafana"), rows
+    assert rows["40K"].endswith("FAILS, listing over the limit, headroom missed; excepted, collapsed: github"), rows
+    assert rows["64K"].endswith("FAILS, listing over the limit, headroom missed"), rows
+    # and without --except, the failing servers
+    plain = run_cli(*args[:-2], "--keep", "github")
+    rows = {line.split()[0]: line for line in plain.stdout.splitlines()[4:7]}
+    assert rows["32K"].endswith("FAILS, collapsed: github, grafana"), rows
+    assert rows["40K"].endswith("FAILS, collapsed: github"), rows
     assert [c["excepted_collapsed"] for c in data["contexts"]] == [["github"], ["github"], []]
 
 

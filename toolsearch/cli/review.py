@@ -634,15 +634,19 @@ GITHUB_TITLES = {"keep": "toolsearch check: a server to keep collapsed", "goal":
 
 
 def _goal_cell_servers(c: check_mod.LengthCheck) -> str:
-    """What the goal cell of ``check``'s table adds after holds/FAILS: with ``--except``, the excepted
-    servers collapsed at that length, and, where the goal fails, first the servers that make it fail
-    (a row naming only the servers it let go would point a CI log's reader at the wrong one)."""
-    if not c.excepted_collapsed:
-        return ""
+    """What the goal cell of ``check``'s table adds after holds/FAILS: where the goal fails, why, in
+    short (the servers whose collapse fails it, :attr:`LengthCheck.failing_servers`, at most three,
+    then any other condition missed, as the annotation titles name it); with ``--except``, the
+    excepted servers collapsed at that length (a row naming only the servers the goal let go would
+    point a CI log's reader at the wrong one)."""
     failing = c.failing_servers
-    shown = ", ".join(failing[:3]) + (f" and {len(failing) - 3} more" if len(failing) > 3 else "")
-    return ((f", collapsed: {shown}" if failing else "")
-            + f"; excepted, collapsed: {', '.join(c.excepted_collapsed)}")
+    shown = ", ".join(map(name_cell, failing[:3])) + (f" and {len(failing) - 3} more" if len(failing) > 3 else "")
+    causes = [f"collapsed: {shown}"] if failing else []
+    # a failure that is no server's (headroom, size, baseline): its condition, as the annotation titles say it
+    causes += list(dict.fromkeys(GITHUB_TITLES[m.kind].removeprefix("toolsearch check: ")
+                                 for m in c.misses if m.kind not in ("keep", "goal")))
+    excepted = f"; excepted, collapsed: {', '.join(map(name_cell, c.excepted_collapsed))}" if c.excepted_collapsed else ""
+    return "".join(f", {cause}" for cause in causes) + excepted
 
 
 def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sources: Sequence[str],
