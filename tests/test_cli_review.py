@@ -953,3 +953,20 @@ def test_check_baseline_text_keeps_the_cause_out_of_the_table():
         f"{changes[1]['first_cause']} {changes[1]['more_causes']} more differences change the prefix too; "
         "toolsearch diff lists them."]
     assert text.stdout.count(changes[0]["first_cause"]) == 2  # once per distinct sentence, not per row
+
+
+def test_report_of_a_catalog_without_tools_warns_as_plan_does(tmp_path):
+    """``plan`` and ``sweep`` of a catalog with no tools warn that every figure is for an empty
+    catalog; ``report`` wrote its HTML file for it without a word. It warns in the same words and
+    still writes the file (exit 0); with a goal it refuses, as ``recommend`` does."""
+    catalog = write_yaml(tmp_path / "empty.yaml", {"servers": []})
+    out = tmp_path / "r.html"
+    done = run_cli("report", catalog, "-o", out)
+    assert done.returncode == 0, done.stderr
+    warning = (f"toolsearch: warning: {catalog}: no tools, so every figure is for an empty catalog (tier 0: nothing "
+               "to defer or list); give the catalog the harness serves")
+    assert warning in done.stderr.splitlines(), done.stderr
+    assert warning in run_cli("plan", catalog).stderr.splitlines()
+    assert out.stat().st_size > 0
+    refused = run_cli("report", catalog, "--context-lengths", "32k", "--goal", "names", "-o", out)
+    assert refused.returncode == 2 and warning not in refused.stderr, refused.stderr

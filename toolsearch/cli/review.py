@@ -43,7 +43,7 @@ from .common import (GOAL_HELP, gate_files, load_harness_config, input_written_o
                      headroom_pct, load_sources, server_refusal,
                      keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      note_unused_settings, unconfigured_servers, unconfigured_words, reconfigured_servers, reconfigured_words,
-                     with_flags, write_csv)
+                     warn_empty_catalog, with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from .textfmt import (github_command, name_cell, one_line, output_file, parse_context_lengths, runner_safe,
                       text_table, whole_number, write_output_file)
@@ -295,6 +295,8 @@ def run(args: argparse.Namespace) -> int:
                                    f"{counted(count, 'warning')} (above); fix {'it' if count == 1 else 'them'}, "
                                    "or drop --strict to check the settings as read")
         if args.command == "report":
+            if args.context_lengths is None:  # with a goal, the recommendation refuses it in the same words
+                warn_empty_catalog(inspector)  # as plan: the report's figures are for nothing at all
             scope = one_scope("report", scopes_from_args(args, inspector))
             if scope is not None:
                 inspector = inspector.scoped(scope)
