@@ -834,3 +834,27 @@ def test_a_kept_server_is_not_asked_for_twice_when_the_goal_already_names_every_
                       "--context-lengths", "32k,128k", "--threshold-pct", "100", "--listing-max-tokens", "100000",
                       "--json")
     assert json.loads(checked.stdout)["goal_words"] == words.removeprefix("goal: ").removesuffix(" ·")
+
+
+def test_a_goal_out_of_reach_only_for_the_headroom_says_how_much_headroom_reaches_it(tmp_path) -> None:
+    """At 1M the full listing of a catalog of about 55,000 tokens fits under the largest
+    listing_max_tokens (60,000), but not with 10 % headroom. The answer fell back to names at 1M with
+    the reason "more than the largest listing_max_tokens" alone, as if no setting listed it in full:
+    the headroom traded the full form away unsaid. The reason now says how much headroom reaches the
+    goal, and that headroom does."""
+    tools = [{"name": f"op_{i:04d}", "description": "Run one operation of the service on the given resource. " * 6,
+              "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}} for i in range(2950)]
+    catalog = tmp_path / "big.yaml"
+    catalog.write_text(yaml.safe_dump({"servers": [{"name": "svc", "tools": tools}]}), encoding="utf-8")
+    full = _json(run_cli("recommend", catalog, "--context-lengths", "1m", "--goal", "full", "--json"))
+    need = full["goal_budget"]
+    assert full["reached"] is True and 55_000 < need <= 60_000, need
+    most = int((60_000 / need - 1) * 100)  # the whole headroom % whose budget still fits
+    data = _json(run_cli("recommend", catalog, "--context-lengths", "1m", "--goal", "full", "--headroom", "10", "--json"))
+    assert data["reached"] is False and data["contexts"][0]["listing_form"] == "names"
+    assert data["reason"].endswith(f"more than the largest listing_max_tokens (60,000 tokens); {most}% headroom or "
+                                   "less reaches it"), data["reason"]
+    assert _json(run_cli("recommend", catalog, "--context-lengths", "1m", "--goal", "full", "--headroom", str(most),
+                         "--json"))["reached"] is True
+    assert _json(run_cli("recommend", catalog, "--context-lengths", "1m", "--goal", "full", "--headroom",
+                         str(most + 1), "--json"))["reached"] is False

@@ -600,6 +600,28 @@ def budget_with_headroom(tokens: int, headroom_pct: float) -> int:
     return -(-(tokens * round(Fraction(str(headroom_pct)) * 100 + 10_000)) // 10_000) if headroom_pct else tokens
 
 
+def _most_headroom_reaching(ladder: Ladder, meets: Any, largest: int, headroom_pct: float) -> int | None:
+    """The largest whole headroom (%) below ``headroom_pct`` with which a listing that ``meets`` the
+    goal still fits in ``largest`` tokens (the largest budget every listed length can get), when the
+    goal is out of reach with ``headroom_pct`` but reached with less; ``None`` when no headroom, 0
+    included, reaches it (or none was asked)."""
+    def fits(pct: int) -> bool:
+        needs = [b for b, step in zip(_chosen_budgets(ladder, pct), ladder.steps) if b is not None and meets(step)]
+        return bool(needs) and min(needs) <= largest
+
+    high = math.ceil(headroom_pct) - 1
+    if high < 0 or not fits(0):
+        return None
+    low = 0  # fits(low) holds; find the largest that does, up to high
+    while low < high:
+        mid = (low + high + 1) // 2
+        if fits(mid):
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
 def _chosen_budgets(ladder: Ladder, headroom_pct: float) -> list[int | None]:
     """For each ladder step, the smallest budget at which that step is the one chosen and the budget
     is at least ``headroom_pct`` % above its size; ``None`` when no budget does both (an earlier
@@ -1008,6 +1030,9 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
         pct, cap = _settings(goal_budget, lengths, config.threshold_pct)
         return result(True, None, pct, cap, goal_budget, "")
     reason = _unreachable_reason(goal_budget, largest, kind, limit_words, headroom_pct, len(lengths) == 1)
+    less = _most_headroom_reaching(ladder, meets, largest, headroom_pct)
+    if less is not None:  # out of reach only for the headroom asked: say how much of it would do
+        reason += f"; {less:g}% headroom or less reaches it"
     valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
     if not valid and headroom_pct:
         # No listing keeps the headroom within the shortest length's largest budget, though some
