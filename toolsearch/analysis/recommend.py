@@ -1152,23 +1152,29 @@ def _keep_forces_words(rec: MultiRecommendation, ladder: Ladder, config: ToolSea
                                    except_servers=rec.except_servers, headroom_pct=rec.headroom_pct,
                                    length_goals=dict(rec.length_goals))
     named = ("full", "names")
+    label = {s.name: s.label for s in ladder.servers}
+    kept = [name for name in rec.keep_servers if name in label]
     forced: list[str] = []
     for mine, theirs in zip(rec.contexts, alone.contexts):
+        here = states_at[mine.context_length]
+        if any(here.get(name) not in named for name in kept):
+            # a kept server collapsed here (too short a length for it): what else is named here is the
+            # best reachable setting's doing, not keeping it named
+            continue
         before = ladder.states_of(ladder.step_at(theirs.budget)) if theirs.tier != 0 else {}
-        for name, state in states_at[mine.context_length].items():
+        for name, state in here.items():
             if (state in named and before.get(name) not in named and name not in rec.keep_servers
                     and name not in forced):
                 forced.append(name)
     if not forced:
         return ""
     order = {label: i for i, label in enumerate(ladder.steps[-1].collapsed)} if ladder.steps else {}
-    label = {s.name: s.label for s in ladder.servers}
-    kept = [name for name in rec.keep_servers if name in label]
     first = min(kept, key=lambda name: (order.get(label[name], len(order)), name))
     forced.sort(key=lambda name: (order.get(label.get(name), len(order)), name))
     words = (f"keeping {first} named keeps {_and(forced)} named too: the listing collapses the largest names block "
              f"first, and {first}'s is collapsed {agree(forced, 'before its', 'before any of theirs')}")
-    if rec.budget_needed is not None and alone.budget_needed is not None:
+    if rec.reached and rec.budget_needed is not None and alone.budget_needed is not None:
+        # out of reach, budget_needed is the best reachable listing's, not the kept servers' need
         words += (f"; budget needed {rec.budget_needed:,} tokens with the kept servers, "
                   f"{alone.budget_needed:,} for the goal alone")
     return words
