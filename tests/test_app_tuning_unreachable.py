@@ -63,3 +63,24 @@ def test_best_reachable_budget_is_named_for_what_it_is_and_the_cap_floor_is_expl
     captions = [c.value for c in at.caption]
     assert any(c.startswith(md_escape("listing_max_tokens 200 is its smallest value")) and "above the 38 tokens needed" in c
                for c in captions), captions
+
+
+def test_the_goal_suggested_for_a_server_left_out_reaches_the_goal_when_typed_in():
+    """At 16K, 32K and 1M Cloudflare's names fit at 1M only. The page suggested a goal of its own for
+    16K alone ("16k=listed"), which keeps names at 32K, out of reach there too: typed into *Other goal at
+    some lengths* it was still not reached. It suggests the lower goal for both short lengths, and those
+    items, typed in, reach it."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"lengths": "16k, 32k, 1m", "goal": "names", "with": "cloudflare-flat"})
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    line = next(m.value for m in at.markdown if "cloudflare" in m.value and "goal of" in m.value)
+    assert md_escape("a goal of their own for 16K and 32K lets the longer lengths name it (16k=listed, 32k=listed;") in line
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"lengths": "16k, 32k, 1m", "goal": "names", "goals": "16k=listed, 32k=listed",
+                            "with": "cloudflare-flat"})
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    assert [s.value for s in at.success] == ["Reached at every listed context length."]

@@ -306,6 +306,57 @@ def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_i
     assert [c["listing_tokens"] for c in named["contexts"]] == [1_491, 46_241, 46_241]
 
 
+def test_each_length_gives_its_goals_need_apart_from_the_budget_the_settings_are_chosen_for() -> None:
+    """Out of reach, ``contexts[i].budget_needed`` was the best reachable listing's budget (1,491 tokens
+    at 32K for the goal names), under a key the page documented as "the smallest budget that goal needs
+    there", which is 46,241 tokens: one name for two figures. Each length now also gives ``goal_budget``,
+    that length's goal's own need (as the top level does), equal to ``budget_needed`` where it is
+    reached; with a goal per length each length's own."""
+    data = _json(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "names", "--json"))
+    assert (data["reached"], data["budget_needed"], data["goal_budget"]) == (False, 1_491, 46_241)
+    assert [(c["budget_needed"], c["goal_budget"]) for c in data["contexts"]] == [(1_491, 46_241)] * 3
+    per_length = _json(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m",
+                               "--goal", "names,1m=full", "--json"))
+    assert per_length["reached"] is False
+    assert [(c["goal"], c["budget_needed"], c["goal_budget"]) for c in per_length["contexts"]] == [
+        ("names", 1_491, 46_241), ("names", 46_241, 46_241), ("full", 46_241, 84_887)]
+    assert per_length["goal_budget"] == 84_887  # the full listing, above the largest listing_max_tokens
+    reached = _json(run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names,1m=full",
+                            "--json"))
+    assert [(c["budget_needed"], c["goal_budget"]) for c in reached["contexts"]] == [
+        (1_473, 1_473), (1_473, 1_473), (3_656, 3_656)]
+
+
+def test_the_suggested_goal_lowers_every_length_too_short_to_name_the_server() -> None:
+    """At 16K, 32K and 1M, Cloudflare's names fit at 1M only. The reason suggested a goal of its own for
+    16K alone (``--goal names,16k=listed``), which keeps ``names`` at 32K, where naming Cloudflare is out
+    of reach too: run as written it was not reached (exit 1) and let github, grafana and playwright
+    collapse at 16K. The suggestion gives every length too short for it the lower goal, and that goal
+    is reached, naming Cloudflare at 1M, at the cost the reason gives."""
+    lengths = ("--context-lengths", "16k,32k,1m")
+    data = _json(run_cli("recommend", TEAM, CLOUDFLARE, *lengths, "--goal", "names", "--json"))
+    reason = data["unnamed"][0]["reason"]
+    assert ("its names would fit at 1M, where one setting for every length leaves it out too: a goal of their own "
+            "for 16K and 32K lets the longer lengths name it (16k=listed, 32k=listed; on the command line "
+            "--goal names,16k=listed,32k=listed); that goal takes threshold_pct 4.7%, listing_max_tokens 46,241: "
+            "a listing of 598 tokens at 16K (3.7% of the context), 1,491 tokens at 32K (4.7% of the context) and "
+            "46,241 tokens at 1M (4.6% of the context)") in reason, reason
+    suggested = reason.rsplit("--goal ", 1)[1].split(")", 1)[0]
+    followed = run_cli("recommend", TEAM, CLOUDFLARE, *lengths, "--goal", suggested, "--json")
+    assert followed.returncode == 0, followed.stdout
+    named = _json(followed)
+    assert named["reached"] is True and [c["servers_named"] for c in named["contexts"]] == [5, 9, 10]
+    assert (named["threshold_pct"], named["listing_max_tokens"]) == (4.7, 46_241)
+    assert [c["listing_tokens"] for c in named["contexts"]] == [598, 1_491, 46_241]
+    # the reason names every length too short for it: "more than the whole 16K context; named at 1M"
+    # left 32K, where it is not named either, without one
+    assert reason.startswith("cloudflare: naming it needs a budget of 46,241 tokens, more than the whole context "
+                             "at 16K and 32K (16,000 and 32,000 tokens); its names would fit at 1M"), reason
+    assert named["unnamed"][0]["reason"] == (
+        "cloudflare: naming it needs a budget of 46,241 tokens, more than the whole context at 16K and 32K "
+        "(16,000 and 32,000 tokens); named at 1M")
+
+
 @pytest.mark.parametrize("args", [
     ("--context-lengths", "32k,200k,1m", "--goal", "names", "--headroom", "10"),
     ("--context-lengths", "12345,200k,unknown,1m", "--goal", "listed,1m=full", "--keep", "github",
@@ -783,3 +834,27 @@ def test_a_kept_server_is_not_asked_for_twice_when_the_goal_already_names_every_
                       "--context-lengths", "32k,128k", "--threshold-pct", "100", "--listing-max-tokens", "100000",
                       "--json")
     assert json.loads(checked.stdout)["goal_words"] == words.removeprefix("goal: ").removesuffix(" ·")
+
+
+def test_a_goal_out_of_reach_only_for_the_headroom_says_how_much_headroom_reaches_it(tmp_path) -> None:
+    """At 1M the full listing of a catalog of about 55,000 tokens fits under the largest
+    listing_max_tokens (60,000), but not with 10 % headroom. The answer fell back to names at 1M with
+    the reason "more than the largest listing_max_tokens" alone, as if no setting listed it in full:
+    the headroom traded the full form away unsaid. The reason now says how much headroom reaches the
+    goal, and that headroom does."""
+    tools = [{"name": f"op_{i:04d}", "description": "Run one operation of the service on the given resource. " * 6,
+              "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}} for i in range(2950)]
+    catalog = tmp_path / "big.yaml"
+    catalog.write_text(yaml.safe_dump({"servers": [{"name": "svc", "tools": tools}]}), encoding="utf-8")
+    full = _json(run_cli("recommend", catalog, "--context-lengths", "1m", "--goal", "full", "--json"))
+    need = full["goal_budget"]
+    assert full["reached"] is True and 55_000 < need <= 60_000, need
+    most = int((60_000 / need - 1) * 100)  # the whole headroom % whose budget still fits
+    data = _json(run_cli("recommend", catalog, "--context-lengths", "1m", "--goal", "full", "--headroom", "10", "--json"))
+    assert data["reached"] is False and data["contexts"][0]["listing_form"] == "names"
+    assert data["reason"].endswith(f"more than the largest listing_max_tokens (60,000 tokens); {most}% headroom or "
+                                   "less reaches it"), data["reason"]
+    assert _json(run_cli("recommend", catalog, "--context-lengths", "1m", "--goal", "full", "--headroom", str(most),
+                         "--json"))["reached"] is True
+    assert _json(run_cli("recommend", catalog, "--context-lengths", "1m", "--goal", "full", "--headroom",
+                         str(most + 1), "--json"))["reached"] is False

@@ -891,6 +891,42 @@ def test_check_rows_name_the_excepted_servers_the_listing_collapsed(tmp_path):
     assert "| holds; excepted, collapsed: github, grafana |" in markdown
 
 
+def test_check_failing_row_names_the_failing_server_before_the_excepted_ones(tmp_path):
+    """A failing row of ``check --except github`` read "FAILS; excepted, collapsed: github": the only
+    server the table named was the one the goal let go, while the one that failed it (grafana) was
+    named only under the table. The cell names the failing servers first (text and Markdown, from
+    ``LengthCheck.failing_servers``), so a CI log's reader is not sent to the excepted one."""
+    config = write_yaml(tmp_path / "config.yaml", {"tools": {"tool_search": {"threshold_pct": 3,
+                                                                             "listing_max_tokens": 4000}}})
+    args = ("check", TEAM, "--config", config, "--context-lengths", "32k,40k,64k", "--goal", "names",
+            "--except", "github")
+    text = run_cli(*args)
+    assert text.returncode == 1, text.stderr
+    rows = {line.split()[0]: line for line in text.stdout.splitlines()[4:7]}
+    assert rows["32K"].endswith("FAILS, collapsed: grafana; excepted, collapsed: github"), rows
+    assert rows["40K"].endswith("holds; excepted, collapsed: github"), rows
+    assert rows["64K"].endswith("holds"), rows
+    assert "(collapsed and not excepted: grafana)" in text.stdout
+    markdown = run_cli(*args, "--format", "markdown").stdout
+    assert "| FAILS, collapsed: grafana; excepted, collapsed: github |" in markdown
+    data = json.loads(run_cli(*args, "--json").stdout)
+    assert [c["failing_servers"] for c in data["contexts"]] == [["grafana"], [], []]
+    # a failure that is no server's says its condition, with or without excepted servers beside it
+    more = run_cli(*args[:-2], "--except", "grafana", "--except", "github", "--headroom", "50",
+                   "--max-listing-tokens", "1000")
+    assert more.returncode == 1, more.stderr
+    rows = {line.split()[0]: line for line in more.stdout.splitlines()[4:7]}
+    assert rows["32K"].endswith("FAILS, headroom missed; excepted, collapsed: github, grafana"), rows
+    assert rows["40K"].endswith("FAILS, listing over the limit, headroom missed; excepted, collapsed: github"), rows
+    assert rows["64K"].endswith("FAILS, listing over the limit, headroom missed"), rows
+    # and without --except, the failing servers
+    plain = run_cli(*args[:-2], "--keep", "github")
+    rows = {line.split()[0]: line for line in plain.stdout.splitlines()[4:7]}
+    assert rows["32K"].endswith("FAILS, collapsed: github, grafana"), rows
+    assert rows["40K"].endswith("FAILS, collapsed: github"), rows
+    assert [c["excepted_collapsed"] for c in data["contexts"]] == [["github"], ["github"], []]
+
+
 def test_check_baseline_text_keeps_the_cause_out_of_the_table():
     """check --baseline in a CI log: each row's "against the baseline" cell is short, and what first
     changes the tools array is said once under the table, numbered, with the lengths it is for."""
@@ -917,3 +953,20 @@ def test_check_baseline_text_keeps_the_cause_out_of_the_table():
         f"{changes[1]['first_cause']} {changes[1]['more_causes']} more differences change the prefix too; "
         "toolsearch diff lists them."]
     assert text.stdout.count(changes[0]["first_cause"]) == 2  # once per distinct sentence, not per row
+
+
+def test_report_of_a_catalog_without_tools_warns_as_plan_does(tmp_path):
+    """``plan`` and ``sweep`` of a catalog with no tools warn that every figure is for an empty
+    catalog; ``report`` wrote its HTML file for it without a word. It warns in the same words and
+    still writes the file (exit 0); with a goal it refuses, as ``recommend`` does."""
+    catalog = write_yaml(tmp_path / "empty.yaml", {"servers": []})
+    out = tmp_path / "r.html"
+    done = run_cli("report", catalog, "-o", out)
+    assert done.returncode == 0, done.stderr
+    warning = (f"toolsearch: warning: {catalog}: no tools, so every figure is for an empty catalog (tier 0: nothing "
+               "to defer or list); give the catalog the harness serves")
+    assert warning in done.stderr.splitlines(), done.stderr
+    assert warning in run_cli("plan", catalog).stderr.splitlines()
+    assert out.stat().st_size > 0
+    refused = run_cli("report", catalog, "--context-lengths", "32k", "--goal", "names", "-o", out)
+    assert refused.returncode == 2 and warning not in refused.stderr, refused.stderr

@@ -82,3 +82,22 @@ def test_check_keep_called_says_what_the_kept_servers_force_as_recommend_does():
     assert "for the goal alone" not in small.stdout
     assert json.loads(run_cli("check", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed", "--keep", "sentry",
                               "--format", "json").stdout)["keep_forces"] == ""
+
+
+def test_a_kept_server_no_length_names_keeps_no_other_named() -> None:
+    """``--keep github`` at 1K and 32K is out of reach (github's names need more than the whole 1K
+    context), so the best reachable setting names 7 of 9 servers, github not among them. The answer still
+    said "keeping github named keeps playwright, linear, … named too; budget needed 924 tokens with the
+    kept servers": a server it did not keep named, and the best reachable listing's budget called the kept
+    servers' need. Where a kept server is collapsed, nothing else named is put down to keeping it."""
+    done = run_cli("recommend", TEAM, "--context-lengths", "1k,32k", "--goal", "listed", "--keep", "github", "--json")
+    assert done.returncode == 1, done.stderr
+    data = json.loads(done.stdout)
+    assert data["reached"] is False and [c["servers_named"] for c in data["contexts"]] == [7, 7]
+    assert data["keep_forces"] == ""
+    text = run_cli("recommend", TEAM, "--context-lengths", "1k,32k", "--goal", "listed", "--keep", "github").stdout
+    assert "keeping github named" not in text
+    # reached, the line stays (the sample's own case)
+    reached = json.loads(run_cli("recommend", TEAM, "--context-lengths", "32k,1m", "--goal", "listed", "--keep", "github",
+                                 "--json").stdout)
+    assert reached["reached"] is True and reached["keep_forces"].startswith("keeping github named keeps ")

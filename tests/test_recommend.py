@@ -195,7 +195,7 @@ def test_cli_recommend_json(tmp_path) -> None:
     assert out["contexts"] == [{"context_length": c, "budget": 257, "tier": 1, "listing_form": "full",
                                 "listing_tokens": 257, "servers_named": 2, "servers_total": 2, "tools_named": 61,
                                 "outcome": "full · 2 of 2 servers named (61 tools)", "headroom_tokens": 0,
-                                "goal": "full", "budget_needed": 257}
+                                "goal": "full", "budget_needed": 257, "goal_budget": 257}
                                for c in FOUR]
     assert out["goal_words"] == "every tool with its short description (form full)"
 

@@ -213,11 +213,20 @@ class LengthCheck:
         """The goal holds at this length."""
         return not self.failures
 
+    @property
+    def failing_servers(self) -> tuple[str, ...]:
+        """The servers whose collapse to a summary line makes the goal fail here: the ``--keep``
+        servers collapsed, then the collapsed servers no ``--except`` covers, in collapse order,
+        each once; empty where the goal holds or fails for another reason (size, headroom,
+        baseline). The row of ``check``'s table names them beside the excepted ones, so it never
+        names only the servers the goal let go."""
+        return tuple(dict.fromkeys(s for m in self.misses if m.kind in ("keep", "goal") for s in m.servers))
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: the outcome's keys, ``holds``, ``failures``, ``excepted_collapsed`` and
-        ``baseline`` (or null)."""
+        """JSON-ready dict: the outcome's keys, ``holds``, ``failures``, ``failing_servers``,
+        ``excepted_collapsed`` and ``baseline`` (or null)."""
         return {**self.outcome.to_dict(), "goal": self.goal, "holds": self.holds, "failures": list(self.failures),
-                "excepted_collapsed": list(self.excepted_collapsed),
+                "failing_servers": list(self.failing_servers), "excepted_collapsed": list(self.excepted_collapsed),
                 "baseline": self.change.to_dict() if self.change else None}
 
 

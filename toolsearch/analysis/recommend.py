@@ -329,8 +329,12 @@ class MultiRecommendation:
             form (the smallest ``budget - listing_tokens``).
         growth_tools: about how many more tools that is, at the listing's tokens per named tool.
         length_goals: per-length goals where they differ from ``goal`` (:data:`LengthGoals`).
-        length_budgets: per listed length, the smallest budget (tokens) its own goal needs
-            (``None`` where none is known); with one goal, ``budget_needed`` at every length.
+        length_budgets: per listed length, the budget (tokens) the settings are chosen for there: the
+            smallest its own goal needs, or, where that goal is out of reach, the best reachable
+            listing's (``None`` where none is known); with one goal, ``budget_needed`` at every length.
+        length_goal_budgets: per listed length, the smallest budget (tokens) its own goal needs,
+            whatever that length allows (``None`` where no budget reaches it); with one goal,
+            ``goal_budget`` at every length. Equal to ``length_budgets`` where the goal is reached.
         sessions_read: with recorded sessions as evidence (:func:`add_session_evidence`), how
             many sessions were read; ``None`` without.
         sessions_drift: with sessions that mention tools or servers this catalog lacks (they ran on
@@ -378,6 +382,7 @@ class MultiRecommendation:
     length_goals: LengthGoals = ()
     length_budgets: tuple[int | None, ...] = ()
     goal_budget: int | None = None
+    length_goal_budgets: tuple[int | None, ...] = ()
     sessions_read: int | None = None
     sessions_drift: str = ""
     sessions_note: str = ""
@@ -519,7 +524,8 @@ class MultiRecommendation:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: ``threshold_pct``, ``listing_max_tokens``, ``goal`` (the goal of the
-        lengths without their own), ``contexts`` (each with its own ``goal`` and ``budget_needed``),
+        lengths without their own), ``contexts`` (each with its own ``goal``, ``budget_needed`` and
+        ``goal_budget``: :attr:`length_budgets` and :attr:`length_goal_budgets`),
         ``goal_words``, then ``reached``,
         ``reached_goal``, ``budget_needed``, ``goal_budget``, ``reason``, ``planning_tokenizer``, ``except``,
         ``keep``, ``headroom_pct``, ``headroom_kept_pct`` (:attr:`headroom_kept_pct`; ``null`` when the
@@ -528,10 +534,14 @@ class MultiRecommendation:
         with ``context_length``, ``listing_tokens`` and ``share_pct``) and, with ``keep_called``,
         ``keep_called`` (:meth:`KeepCalled.to_dict`)."""
         budgets = self.length_budgets or tuple(self.budget_needed for _ in self.contexts)
+        # the goal's own need beside the figure the settings are chosen for: out of reach they differ,
+        # and one key for both read as if the goal needed the best reachable listing's budget
+        goal_budgets = self.length_goal_budgets or tuple(self.goal_budget for _ in self.contexts)
         return {"threshold_pct": self.threshold_pct, "listing_max_tokens": self.listing_max_tokens,
                 "goal": self.goal,
-                "contexts": [{**c.to_dict(), "goal": self.goal_at(c.context_length), "budget_needed": b}
-                             for c, b in zip(self.contexts, budgets)], "goal_words": self.goal_words,
+                "contexts": [{**c.to_dict(), "goal": self.goal_at(c.context_length), "budget_needed": b,
+                              "goal_budget": g}
+                             for c, b, g in zip(self.contexts, budgets, goal_budgets)], "goal_words": self.goal_words,
                 "reached": self.reached, "reached_goal": self.reached_goal, "budget_needed": self.budget_needed,
                 "goal_budget": self.goal_budget, "reason": self.reason, "planning_tokenizer": self.planning_tokenizer,
                 "except": list(self.except_servers), "keep": list(self.keep_servers),
@@ -588,6 +598,28 @@ def budget_with_headroom(tokens: int, headroom_pct: float) -> int:
     ``ceil(tokens × (1 + headroom_pct / 100))``, computed exactly (no float rounding). ``recommend``
     chooses budgets with it and ``check --headroom`` holds settings to it."""
     return -(-(tokens * round(Fraction(str(headroom_pct)) * 100 + 10_000)) // 10_000) if headroom_pct else tokens
+
+
+def _most_headroom_reaching(ladder: Ladder, meets: Any, largest: int, headroom_pct: float) -> int | None:
+    """The largest whole headroom (%) below ``headroom_pct`` with which a listing that ``meets`` the
+    goal still fits in ``largest`` tokens (the largest budget every listed length can get), when the
+    goal is out of reach with ``headroom_pct`` but reached with less; ``None`` when no headroom, 0
+    included, reaches it (or none was asked)."""
+    def fits(pct: int) -> bool:
+        needs = [b for b, step in zip(_chosen_budgets(ladder, pct), ladder.steps) if b is not None and meets(step)]
+        return bool(needs) and min(needs) <= largest
+
+    high = math.ceil(headroom_pct) - 1
+    if high < 0 or not fits(0):
+        return None
+    low = 0  # fits(low) holds; find the largest that does, up to high
+    while low < high:
+        mid = (low + high + 1) // 2
+        if fits(mid):
+            low = mid
+        else:
+            high = mid - 1
+    return low
 
 
 def _chosen_budgets(ladder: Ladder, headroom_pct: float) -> list[int | None]:
@@ -930,7 +962,7 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
 
     def result(reached: bool, reached_goal: str | None, pct: float, cap: int, budget: int | None,
                reason: str, budgets: tuple[int | None, ...] = (), *,
-               goal_budget: int | None = None) -> MultiRecommendation:
+               goal_budget: int | None = None, goal_budgets: tuple[int | None, ...] = ()) -> MultiRecommendation:
         if reached:  # kept if no setting has the headroom: the budget reaches the goal, room or not
             goal_budget = budget
         outs = outcomes(ladder, pct, cap, lengths)
@@ -962,7 +994,9 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
                                   ladder.planning_tokenizer, except_servers, keep_servers, float(headroom_pct),
                                   length_goals=per_length,
                                   length_budgets=budgets or tuple(budget for _ in lengths),
-                                  goal_budget=budget if reached else goal_budget)
+                                  goal_budget=budget if reached else goal_budget,
+                                  length_goal_budgets=(budgets or tuple(budget for _ in lengths)) if reached
+                                  else goal_budgets)
         return _finish(rec, ladder, config)
 
     if not ladder.activated:  # tier 0 everywhere: every schema is sent, every goal holds (as check judges)
@@ -980,13 +1014,13 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
         goal_need = None if None in goals_need else max(goals_need)
         if any(b is None for b in budgets):
             return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reasons,
-                          budgets, goal_budget=goal_need)
+                          budgets, goal_budget=goal_need, goal_budgets=tuple(goals_need))
         known = [(c, b) for c, b in zip(lengths, budgets) if c is not None and c > 0]
         pct = max((smallest_threshold_pct(b, c) or C.THRESHOLD_PCT_MAX for c, b in known),
                   default=config.threshold_pct)
         need = max(b for b in budgets if b is not None)
         return result(not reasons, None, pct, max(C.LISTING_MAX_TOKENS_MIN, need), need, reasons, budgets,
-                      goal_budget=goal_need)
+                      goal_budget=goal_need, goal_budgets=tuple(goals_need))
     largest, kind, limit_words = _largest_budget(lengths)
     chosen = _chosen_budgets(ladder, headroom_pct)
     meets = _requirement(ladder, goal, except_servers, keep_servers)
@@ -996,6 +1030,9 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
         pct, cap = _settings(goal_budget, lengths, config.threshold_pct)
         return result(True, None, pct, cap, goal_budget, "")
     reason = _unreachable_reason(goal_budget, largest, kind, limit_words, headroom_pct, len(lengths) == 1)
+    less = _most_headroom_reaching(ladder, meets, largest, headroom_pct)
+    if less is not None:  # out of reach only for the headroom asked: say how much of it would do
+        reason += f"; {less:g}% headroom or less reaches it"
     valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
     if not valid and headroom_pct:
         # No listing keeps the headroom within the shortest length's largest budget, though some
@@ -1030,7 +1067,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     step = ladder.step_at(worst.budget)
     states = ladder.states_of(step)
     chosen = _chosen_budgets(ladder, rec.headroom_pct)
-    largest, _, limit_words = _largest_budget([c.context_length for c in contexts])
+    largest, limit_kind, limit_words = _largest_budget([c.context_length for c in contexts])
     label = {s.name: s.label for s in ladder.servers}
     # A label is named at every step before the one that collapses it (steps only add collapsed
     # labels), so the smallest budget naming it is the smallest chosen budget before that step.
@@ -1074,7 +1111,14 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
             # an excepted server says so first, as below: "more than the whole context" alone reads as a
             # goal missed, and the goal lets it collapse
             excepted = "may collapse (an exception to the goal); " if name in rec.except_servers else ""
-            why = f"{name}: {excepted}naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
+            # every listed length too short to name it, not the shortest alone: "more than the whole 16K
+            # context; named at 1M" left 32K, where it is not named either, without a reason
+            too_short = sorted({c.context_length for c in contexts
+                                if c.context_length is not None and 0 < c.context_length < need})
+            limit = (limit_words if len(too_short) < 2 or limit_kind != "context" else
+                     f"the whole context at {_and(context_words(n) for n in too_short)} "
+                     f"({_and(f'{n:,}' for n in too_short)} tokens)")
+            why = f"{name}: {excepted}naming it needs a budget of {need:,} tokens{extra}, more than {limit}"
             why += _fits_elsewhere(rec, states_at, name, need, ladder, config, costs) or (f"; named at {named_words}" if named_at else "")
             if name in rec.keep_servers:  # the goal asks for it named: say what would
                 why += _kept_words(rec, name, need)
@@ -1108,23 +1152,29 @@ def _keep_forces_words(rec: MultiRecommendation, ladder: Ladder, config: ToolSea
                                    except_servers=rec.except_servers, headroom_pct=rec.headroom_pct,
                                    length_goals=dict(rec.length_goals))
     named = ("full", "names")
+    label = {s.name: s.label for s in ladder.servers}
+    kept = [name for name in rec.keep_servers if name in label]
     forced: list[str] = []
     for mine, theirs in zip(rec.contexts, alone.contexts):
+        here = states_at[mine.context_length]
+        if any(here.get(name) not in named for name in kept):
+            # a kept server collapsed here (too short a length for it): what else is named here is the
+            # best reachable setting's doing, not keeping it named
+            continue
         before = ladder.states_of(ladder.step_at(theirs.budget)) if theirs.tier != 0 else {}
-        for name, state in states_at[mine.context_length].items():
+        for name, state in here.items():
             if (state in named and before.get(name) not in named and name not in rec.keep_servers
                     and name not in forced):
                 forced.append(name)
     if not forced:
         return ""
     order = {label: i for i, label in enumerate(ladder.steps[-1].collapsed)} if ladder.steps else {}
-    label = {s.name: s.label for s in ladder.servers}
-    kept = [name for name in rec.keep_servers if name in label]
     first = min(kept, key=lambda name: (order.get(label[name], len(order)), name))
     forced.sort(key=lambda name: (order.get(label.get(name), len(order)), name))
     words = (f"keeping {first} named keeps {_and(forced)} named too: the listing collapses the largest names block "
              f"first, and {first}'s is collapsed {agree(forced, 'before its', 'before any of theirs')}")
-    if rec.budget_needed is not None and alone.budget_needed is not None:
+    if rec.reached and rec.budget_needed is not None and alone.budget_needed is not None:
+        # out of reach, budget_needed is the best reachable listing's, not the kept servers' need
         words += (f"; budget needed {rec.budget_needed:,} tokens with the kept servers, "
                   f"{alone.budget_needed:,} for the goal alone")
     return words
@@ -1168,19 +1218,28 @@ def _fits_elsewhere(rec: MultiRecommendation, states_at: Mapping[int | None, Map
     reachable = next((g for g in GOALS if FORM_RANK[worst.listing_form] <= FORM_RANK[GOAL_FORMS[g]]), None)
     if not fits or reachable is None or reachable == rec.goal:
         return ""
-    key = context_words(worst.context_length).lower()
-    key = key if "," not in key else str(worst.context_length)  # 12,345 would split the goal list
+    # every length too short to name it gets the lower goal, not the shortest alone: with the goal
+    # kept at a second such length (16K and 32K, say) the suggested goal is out of reach there too
+    short = [c.context_length for c in rec.contexts
+             if c.context_length is not None and need > _largest_budget([c.context_length])[0]]
+    short = sorted(set(short) | {worst.context_length})
+    keys = []
+    for n in short:
+        key = context_words(n).lower()
+        keys.append(key if "," not in key else str(n))  # 12,345 would split the goal list
+    items = ",".join(f"{key}={reachable}" for key in keys)
     # the whole goal as `--goal` takes it: "32k=listed" alone is refused there (the other lengths
-    # would have no goal); the Tuning page's per-length field takes the item alone
-    suggested = f"{rec.goal},{key}={reachable}"
+    # would have no goal); the Tuning page's per-length field takes the items alone
+    suggested = f"{rec.goal},{items}"
     if suggested not in costs:
         alternative = recommend_for_contexts(
             ladder, config, [c.context_length for c in rec.contexts], rec.goal, except_servers=rec.except_servers,
-            keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals={worst.context_length: reachable})
+            keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals={n: reachable for n in short})
         costs[suggested] = suggestion_cost_words(alternative)
+    own = "a goal of its own" if len(short) == 1 else "a goal of their own"
     return (f"; its names would fit at {_and(_length_word(c) for c in fits)}, where one setting for every length "
-            f"leaves it out too: a goal of its own for {context_words(worst.context_length)} lets the longer lengths name it "
-            f"({key}={reachable}; on the command line --goal {suggested}); {costs[suggested]}")
+            f"leaves it out too: {own} for {_and(context_words(n) for n in short)} lets the longer lengths name it "
+            f"({items.replace(',', ', ')}; on the command line --goal {suggested}); {costs[suggested]}")
 
 
 def suggestion_cost_words(rec: MultiRecommendation) -> str:

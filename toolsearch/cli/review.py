@@ -43,7 +43,7 @@ from .common import (GOAL_HELP, gate_files, load_harness_config, input_written_o
                      headroom_pct, load_sources, server_refusal,
                      keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      note_unused_settings, unconfigured_servers, unconfigured_words, reconfigured_servers, reconfigured_words,
-                     with_flags, write_csv)
+                     warn_empty_catalog, with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from .textfmt import (github_command, name_cell, one_line, output_file, parse_context_lengths, runner_safe,
                       text_table, whole_number, write_output_file)
@@ -295,6 +295,8 @@ def run(args: argparse.Namespace) -> int:
                                    f"{counted(count, 'warning')} (above); fix {'it' if count == 1 else 'them'}, "
                                    "or drop --strict to check the settings as read")
         if args.command == "report":
+            if args.context_lengths is None:  # with a goal, the recommendation refuses it in the same words
+                warn_empty_catalog(inspector)  # as plan: the report's figures are for nothing at all
             scope = one_scope("report", scopes_from_args(args, inspector))
             if scope is not None:
                 inspector = inspector.scoped(scope)
@@ -633,6 +635,22 @@ GITHUB_TITLES = {"keep": "toolsearch check: a server to keep collapsed", "goal":
                  "worse": "toolsearch check: worse than the baseline"}
 
 
+def _goal_cell_servers(c: check_mod.LengthCheck) -> str:
+    """What the goal cell of ``check``'s table adds after holds/FAILS: where the goal fails, why, in
+    short (the servers whose collapse fails it, :attr:`LengthCheck.failing_servers`, at most three,
+    then any other condition missed, as the annotation titles name it); with ``--except``, the
+    excepted servers collapsed at that length (a row naming only the servers the goal let go would
+    point a CI log's reader at the wrong one)."""
+    failing = c.failing_servers
+    shown = ", ".join(map(name_cell, failing[:3])) + (f" and {len(failing) - 3} more" if len(failing) > 3 else "")
+    causes = [f"collapsed: {shown}"] if failing else []
+    # a failure that is no server's (headroom, size, baseline): its condition, as the annotation titles say it
+    causes += list(dict.fromkeys(GITHUB_TITLES[m.kind].removeprefix("toolsearch check: ")
+                                 for m in c.misses if m.kind not in ("keep", "goal")))
+    excepted = f"; excepted, collapsed: {', '.join(map(name_cell, c.excepted_collapsed))}" if c.excepted_collapsed else ""
+    return "".join(f", {cause}" for cause in causes) + excepted
+
+
 def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sources: Sequence[str],
                   notes: Sequence[str] = ()) -> list[str]:
     """``check --format github``: an ``::error`` annotation per failure line
@@ -749,7 +767,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
              f"{c.outcome.listing_tokens:,}", share_cell(c.outcome.servers_named, c.outcome.servers_total),
              f"{c.outcome.tools_named:,}",
              ("holds" if c.holds else "FAILS") + (f" ({c.goal})" if result.length_goals else "")
-             + (f"; excepted, collapsed: {', '.join(c.excepted_collapsed)}" if c.excepted_collapsed else "")]
+             + _goal_cell_servers(c)]
             for c in result.lengths]
     if evidence is not None:  # recommend --sessions' columns, from the same counting
         header[-1:-1] = SESSION_COLUMNS
