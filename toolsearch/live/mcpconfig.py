@@ -956,8 +956,12 @@ def _seconds(raw: Any, where: str) -> float | None:
     return value
 
 
-def read_env_file(path: str | Path) -> dict[str, str]:
+def read_env_file(path: str | Path, warnings: list[str] | None = None) -> dict[str, str]:
     """``KEY=VALUE`` lines of a dotenv file (``#`` comments, optional ``export``, quotes stripped).
+
+    A line that is neither blank, a comment nor ``KEY=VALUE`` is skipped; when ``warnings`` is given,
+    one message per such line is appended to it, naming the file and the line number (never the
+    line's text, which may hold a secret).
 
     Read as every input is, within :data:`~toolsearch.engine.readers.MAX_INPUT_BYTES`: a device
     (``/dev/zero``) or a named pipe nothing writes to is refused, not read for ever.
@@ -970,9 +974,13 @@ def read_env_file(path: str | Path) -> dict[str, str]:
     values: dict[str, str] = {}
     with readers.open_input(path) as fh:
         data = readers.read_stream(fh, str(path), ConfigError)
-    for line in data.decode("utf-8-sig").splitlines():
+    for number, line in enumerate(data.decode("utf-8-sig").splitlines(), 1):
         line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
+        if not line or line.startswith("#"):
+            continue
+        if "=" not in line:
+            if warnings is not None:
+                warnings.append(f"{path}: line {number}: expected KEY=VALUE, got a line without '='; skipped")
             continue
         key, _, value = line.partition("=")
         key = key.strip()
@@ -1152,7 +1160,9 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
                                 "so no file there is opened for it; put the variables under 'env' instead")
             else:
                 try:
-                    env.update(read_env_file(env_path))
+                    read_warnings: list[str] = []
+                    env.update(read_env_file(env_path, read_warnings))
+                    warnings.extend(f"{where}.envFile: {warning}" for warning in read_warnings)
                 except (OSError, UnicodeDecodeError, ValueError) as exc:  # ValueError: a NUL in the path
                     warnings.append(f"{where}.envFile: cannot read {env_file} "
                                     f"({getattr(exc, 'strerror', None) or exc}); ignored")
