@@ -31,7 +31,7 @@ def test_catalog_problems_named(tmp_path, argv, label):
     prefix = f"toolsearch: catalog {{}}{label.format(c=catalog)}: "
     lines = result.stderr.splitlines()
     assert (prefix.format("warning") + f"{catalog}: server 'github': tool 'create_issue' is listed more than once; "
-            "the first definition is kept and the others are dropped") in lines, result.stderr
+            "the first definition is kept and the other is dropped") in lines, result.stderr
     assert (prefix.format("warning") + f"{catalog}: servers[1].kind: expected one of mcp, plugin, core, "
             "got 'weird'; using mcp") in lines, result.stderr
     assert (prefix.format("error") + f"{catalog}: servers[0].tools[2]: expected a non-empty string 'name', got the "

@@ -38,9 +38,9 @@ def test_json_keeps_every_name(tmp_path):
         ("docs", "", "", ["read", "write", "list", "move", "drop"], FIX_MERGED)]
     assert data["rules"]["duplicate-in-server"] == 2
     assert found[1]["message"] == ("5 tools are listed more than once ('read', 'write', 'list' and 2 more); the first "
-                                   f"definition of each is kept, from {a}, and the others are dropped")
+                                   f"definition of each is kept, from {a}, and the other 5 are dropped")
     assert found[0]["message"] == ("2 tools are listed more than once ('run', 'stop'); the first definition of each is "
-                                   f"kept, from {a}, and the others are dropped")
+                                   f"kept, from {a}, and the other 2 are dropped")
 
 
 def test_text_gives_one_finding_per_shared_server(tmp_path):
@@ -49,9 +49,9 @@ def test_text_gives_one_finding_per_shared_server(tmp_path):
     found = [(line, lines[i + 1]) for i, line in enumerate(lines) if line.startswith("warning: duplicate-in-server: ")]
     assert found == [
         (f"warning: duplicate-in-server: ci: 2 tools are listed more than once ('run', 'stop'); the first definition of "
-         f"each is kept, from {a}, and the others are dropped", f"    fix: {FIX_MERGED}"),
+         f"each is kept, from {a}, and the other 2 are dropped", f"    fix: {FIX_MERGED}"),
         (f"warning: duplicate-in-server: docs: 5 tools are listed more than once ('read', 'write', 'list' and 2 more); "
-         f"the first definition of each is kept, from {a}, and the others are dropped", f"    fix: {FIX_MERGED}")]
+         f"the first definition of each is kept, from {a}, and the other 5 are dropped", f"    fix: {FIX_MERGED}")]
 
 
 def test_one_repeated_tool_stays_a_finding_about_it(tmp_path):

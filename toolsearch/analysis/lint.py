@@ -259,13 +259,15 @@ def _repeated_tools_finding(server: Any, repeated: Sequence[str]) -> Finding:
     (:func:`~toolsearch.engine.registration.repeated_tools_words`: how many, a few names, which
     file's definitions are kept); :attr:`Finding.tools` has every name."""
     first: dict[str, Any] = {}
+    listed: dict[str, int] = {}
     files: set[str] = set()
     for tool in server.tools:
         if tool.name in repeated:
             first.setdefault(tool.name, tool)
+            listed[tool.name] = listed.get(tool.name, 0) + 1
             files.add(tool.origin)
     return Finding("duplicate-in-server", "warning", server.name, "", "",
-                   repeated_tools_words([first[name] for name in repeated]),
+                   repeated_tools_words([first[name] for name in repeated], [listed[name] for name in repeated]),
                    _REPEATED_FIX[bool(files - {""})], tools=tuple(repeated))
 
 

@@ -13,7 +13,7 @@ import fnmatch
 import hashlib
 import re
 from dataclasses import dataclass, field
-from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
+from collections.abc import Mapping, Sequence  # not typing.Mapping: isinstance on it is much slower
 from typing import Any
 
 from .invisible import quoted, quoted_short
@@ -320,11 +320,12 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
         by_wire.setdefault(cand[0], []).append(cand)
     registered = []
     repeated: list[Tool] = []  # the kept definition of each tool listed more than once: one line for them all
+    listed: list[int] = []  # how many times each of them is listed
     for wire, group in by_wire.items():
         if len(group) == 1:  # the usual case: one candidate for the name, nothing to report
             chosen = group[0]
         else:
-            chosen = _resolve_same_wire(wire, group, where, problems, repeated)
+            chosen = _resolve_same_wire(wire, group, where, problems, repeated, listed)
             if chosen is None:
                 continue
         wire_name, tool, raw_name, description, schema, utility, parameters = chosen
@@ -347,7 +348,7 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
             annotations=annotations if isinstance(annotations, Mapping) else None,
             renames=property_renames(schema) or None))
     if repeated:
-        problems.append(Problem("warning", where, repeated_tools_words(repeated)))
+        problems.append(Problem("warning", where, repeated_tools_words(repeated, listed)))
     return registered
 
 
@@ -355,17 +356,23 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
 REPEATED_NAMES_SHOWN = 3
 
 
-def repeated_tools_words(kept: list[Tool]) -> str:
+def repeated_tools_words(kept: list[Tool], listed: Sequence[int] | None = None) -> str:
     """The one warning for a server's tools listed more than once (docs/reference.md §21.5: the
     first definition of each is registered, the later ones are dropped), as the command line and
     the app's sidebar show it: how many, the first :data:`REPEATED_NAMES_SHOWN` names and "and N
     more", and, for a server merged from several files, which file's definitions are kept.
 
+    With ``listed``, each quoted name listed more than twice says how many times, and the line how many
+    definitions are dropped, so a tool listed 20,000 times does not read as one listed twice.
+
     Args:
         kept: the definition kept for each repeated tool, in registration order (its
             :attr:`~toolsearch.engine.catalog.Tool.origin` names the file it came from, if known).
+        listed: how many times each tool of ``kept`` is listed (2 or more), in the same order.
     """
     names = [quoted_short(t.name) for t in kept[:REPEATED_NAMES_SHOWN]]
+    if listed is not None:
+        names = [f"{name} {count:,} times" if count > 2 else name for name, count in zip(names, listed)]
     more = len(kept) - len(names)
     named = ", ".join(names) + (f" and {more:,} more" if more else "")
     files: dict[str, int] = {}
@@ -378,17 +385,22 @@ def repeated_tools_words(kept: list[Tool]) -> str:
         source = " (" + "; ".join(f"from {origin} for {counted(n, 'tool')}" for origin, n in files.items()) + "),"
     else:
         source = ""
+    dropped = None if listed is None else sum(listed) - len(kept)
+    others = ("the others are dropped" if dropped is None else "the other is dropped" if dropped == 1
+              else f"the other {dropped:,} are dropped")
     if len(kept) == 1:
-        return f"tool {named} is listed more than once; the first definition is kept{source} and the others are dropped"
+        times = f" ({listed[0]:,} times)" if listed is not None and listed[0] > 2 else ""
+        return (f"tool {quoted_short(kept[0].name)} is listed more than once{times}; the first definition is "
+                f"kept{source} and {others}")
     return (f"{len(kept):,} tools are listed more than once ({named}); the first definition of each is "
-            f"kept{source} and the others are dropped")
+            f"kept{source} and {others}")
 
 
 def _resolve_same_wire(wire: str, group: list[tuple], where: str, problems: list[Problem],
-                       repeated: list[Tool]) -> tuple | None:
+                       repeated: list[Tool], listed: list[int]) -> tuple | None:
     """docs/reference.md §21.5 for several candidates on one wire name: the one registered, or
     ``None``. A tool listed more than once is added to ``repeated`` (its kept definition), for the
-    server's one line about them (:func:`repeated_tools_words`)."""
+    server's one line about them (:func:`repeated_tools_words`), and how many times to ``listed``."""
     natives = [c for c in group if not c[5]]
     distinct_raw = list(dict.fromkeys(c[2] for c in natives))
     if len(distinct_raw) > 1:
@@ -398,6 +410,7 @@ def _resolve_same_wire(wire: str, group: list[tuple], where: str, problems: list
     chosen = natives[0] if natives else group[0]
     if len(natives) > 1:
         repeated.append(chosen[1])
+        listed.append(len(natives))
     if natives and len(group) > len(natives):
         problems.append(Problem("info", where, f"the server's own {quoted_short(chosen[2])} replaces the generated utility tool"))
     return chosen
