@@ -82,6 +82,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
+import yaml
 
 from ..engine import constants as C
 from ..engine import readers
@@ -236,8 +237,26 @@ def _label(value: Any, where: str, what: str, one_line: bool = True) -> str:
     return _one_line(str(value), where, what) if one_line else str(value)
 
 
-def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
+def _top_level_line(text: str, key: str) -> int | None:
+    """The 1-based line of the top-level ``key`` in the YAML (or JSON) ``text``; ``None`` when it
+    cannot be found (JSONC with comments, a file that is not a mapping)."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    if isinstance(root, yaml.MappingNode):
+        for name, _value in root.value:
+            if isinstance(name, yaml.ScalarNode) and name.value == key:
+                return name.start_mark.line + 1
+    return None
+
+
+def parse_queries(data: Any, origin: str = "<query file>",
+                  line_of: Callable[[str], int | None] | None = None) -> QueryFile:
     """Validate a loaded query document (see the module docstring for the shape).
+
+    ``line_of`` (a top-level key → its 1-based line, or ``None``) puts the line in the messages
+    about a top-level key (``name``, ``catalog``, ``tool_names``); it is called only on an error.
 
     Raises:
         QueryFileError: naming the file, the task and what was expected: a missing or malformed
@@ -254,11 +273,21 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         raise QueryFileError(f"{origin}: expected a mapping with a 'tasks' list"
                              + ("; this looks like a catalog (the catalog files come first, the query file last: "
                                 "toolsearch eval CATALOG... QUERIES)" if catalog_like else ""))
-    name = _label(data.get("name"), origin, "name")
-    catalog = _label(data.get("catalog"), origin, "catalog", one_line=False)  # a note for readers
+    def at(key: str) -> str:
+        line = line_of(key) if line_of is not None else None
+        return origin if line is None else f"{origin}: line {line}"
+
+    try:
+        name = _label(data.get("name"), origin, "name")
+    except QueryFileError as exc:
+        raise QueryFileError(str(exc).replace(origin, at("name"), 1)) from None
+    try:
+        catalog = _label(data.get("catalog"), origin, "catalog", one_line=False)  # a note for readers
+    except QueryFileError as exc:
+        raise QueryFileError(str(exc).replace(origin, at("catalog"), 1)) from None
     tool_names = data.get("tool_names")
     if tool_names is not None and tool_names not in C.TOOL_NAMING:
-        raise QueryFileError(f"{origin}: tool_names: expected one of {', '.join(C.TOOL_NAMING)}, got {quoted(tool_names)}")
+        raise QueryFileError(f"{at('tool_names')}: tool_names: expected one of {', '.join(C.TOOL_NAMING)}, got {quoted(tool_names)}")
     if len(data["tasks"]) > MAX_QUERY_TASKS:
         # Refused before any task is checked: each one would be searched once per variant.
         raise readers.limit_error(QueryFileError, f"{origin}: {len(data['tasks']):,} tasks, over the limit of "
@@ -349,7 +378,8 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
 def load_queries_text(text: str, origin: str) -> QueryFile:
     """Parse query-file text: YAML, JSON or JSONC (``//`` and ``/* */`` comments, trailing commas),
     as catalogs are read, within the readers' size and nesting limits. Raises :class:`QueryFileError`."""
-    return parse_queries(readers.load_data(text, origin, QueryFileError), origin)
+    return parse_queries(readers.load_data(text, origin, QueryFileError), origin,
+                         lambda key: _top_level_line(text, key))
 
 
 def load_queries(path: str | Path, origin: str | None = None) -> QueryFile:
