@@ -30,7 +30,7 @@ from .textfmt import (list_items, one_line, output_file, output_problem, write_o
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe, legacy_command_safe,
                       THOUSANDS_ZERO_GROUP, name_cell, runner_safe, split_context_lengths, text_table as _table,
                       whole_number)
-from ..engine.invisible import quoted, quoted_short, reveal, reveal_data, reveal_line
+from ..engine.invisible import quoted, quoted_key, quoted_short, reveal, reveal_data, reveal_line
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
 from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, canonical_name, is_reference, side_by_side, side_by_side_cells,
@@ -657,7 +657,8 @@ def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
         print("received by the model (parameters after registration):")
         print(dumps_json(reveal_data(view.received)))
         for wire, raw in view.renames.items():
-            print(_terminal_safe(reveal(f"renamed: {quoted(raw)} is {quoted(wire)} for the model (calls are mapped back)")))
+            print(_terminal_safe(reveal(f"renamed: {quoted_key(raw)} is {quoted(wire)} for the model "
+                                        "(calls are mapped back)")))
         if not view.losses:
             print("lost at registration: nothing")
         for loss in view.losses:

@@ -226,6 +226,29 @@ def quoted(text: str) -> str:
     return repr(text)
 
 
+def quoted_key(key: object) -> str:
+    """A mapping key as the file wrote it, for a message naming it: a string as :func:`quoted`
+    writes it (``'limit'``); a key YAML reads as another type (an unquoted ``null``, ``true``, number
+    or date) in YAML's words rather than Python's (``null``, not ``None``), with the advice
+    :func:`quoted` gives for a date: ``null (put it in quotes to keep it as text)``,
+    ``the number 5 (put it in quotes to keep it as text)``."""
+    if isinstance(key, str) or isinstance(key, (datetime.date, datetime.time, bytes, bytearray)):
+        return quoted(key)
+    if key is None:
+        written = "null"
+    elif isinstance(key, bool):
+        written = "true" if key else "false"
+    elif isinstance(key, float) and key != key:
+        written = "the number .nan"
+    elif isinstance(key, float) and key in (float("inf"), float("-inf")):
+        written = f"the number {'-' if key < 0 else ''}.inf"
+    elif isinstance(key, (int, float)):
+        written = f"the number {key!r}"
+    else:
+        return quoted(key)
+    return f"{written} (put it in quotes to keep it as text)"
+
+
 def shortened(text: str, limit: int = SHOWN_NAME_MAX_CHARS) -> str:
     """``text`` as it is when it has at most ``limit`` characters; else its first ``limit - 1``,
     ``…`` and how long it is: ``'aaaa… (100,000 characters)'``. For a name a line or a cell names
