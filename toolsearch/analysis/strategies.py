@@ -144,10 +144,13 @@ class Event:
         arg: the query or pattern (``search``), tool names (``describe``: a tuple), a skill
             (``read_skill``), a tool wire name (``call``), a server name (``add_server``,
             ``remove_server``); ``None`` for ``compaction``.
+        place: its index in the events file (``[3]``), when read from one: messages about it name
+            that place even when an earlier event was skipped. Not part of the event's value.
     """
 
     kind: str
     arg: str | tuple[str, ...] | None = None
+    place: int | None = field(default=None, compare=False, repr=False)
 
     def label(self) -> str:
         """Short text, e.g. ``read_skill pdf`` or ``compaction``."""
@@ -169,7 +172,7 @@ class Event:
 MAX_EVENTS = 5_000
 
 
-def parse_events(data: Any, origin: str) -> tuple[Event, ...]:
+def parse_events(data: Any, origin: str, warnings: list[str] | None = None) -> tuple[Event, ...]:
     """Events from parsed YAML: a list whose items are ``compaction`` or one-key mappings.
 
     Example::
@@ -184,9 +187,12 @@ def parse_events(data: Any, origin: str) -> tuple[Event, ...]:
 
     A mapping with an ``events`` list is accepted too. ``None`` (an empty file) gives no events.
 
+    With ``warnings`` (a list), a bad event (an unknown kind, a bad argument) is skipped and its
+    message, ending ``; event skipped``, appended to it; the other events are read.
+
     Raises:
-        StrategyError: not a list, an unknown event, or a bad argument; the message names
-            ``origin`` and the item (``[3].call``). Also an
+        StrategyError: not a list, an unknown event, or a bad argument (the last two only without
+            ``warnings``); the message names ``origin`` and the item (``[3].call``). Also an
             :class:`~toolsearch.engine.errors.InputLimitError`: more than :data:`MAX_EVENTS` events.
     """
     if data is None:
@@ -202,45 +208,56 @@ def parse_events(data: Any, origin: str) -> tuple[Event, ...]:
                                                  "per timeline; keep the events of one conversation")
     events = []
     for index, item in enumerate(data):
-        where = f"{origin}: {prefix}[{index}]"
-        if isinstance(item, str):
-            kind, arg = item.strip(), None
-        elif isinstance(item, Mapping) and len(item) == 1:
-            ((kind, arg),) = item.items()
-            kind = str(kind).strip()
-        else:
-            got = f"a mapping with {len(item)} keys" if isinstance(item, Mapping) else type(item).__name__
-            raise StrategyError(f"{where}: expected one event such as 'compaction' or {{call: NAME}}, got {got}")
-        if kind not in EVENT_KINDS:
-            raise StrategyError(f"{where}: unknown event {quoted(kind)}; expected one of {', '.join(EVENT_KINDS)}")
-        where = f"{where}.{kind}"
-        if kind == "compaction":
-            if arg not in (None, True, ""):
-                raise StrategyError(f"{where}: compaction takes no argument, got {quoted(arg)}")
-            events.append(Event(kind))
-        elif kind == "describe":
-            names = [arg] if isinstance(arg, str) else arg
-            if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
-                raise StrategyError(f"{where}: expected a tool name or a non-empty list of tool names")
-            events.append(Event(kind, tuple(n.strip() for n in names)))
-        else:
-            if not isinstance(arg, str) or not arg.strip():
-                what = {"search": "a query (or regex pattern)", "read_skill": "a skill name", "call": "a tool wire name",
-                        "add_server": "a server name", "remove_server": "a server name"}[kind]
-                raise StrategyError(f"{where}: expected {what} as a non-empty string, got {quoted(arg)}")
-            events.append(Event(kind, arg.strip() if kind != "search" else arg))
+        try:
+            events.append(replace(_parse_event(item, f"{origin}: {prefix}[{index}]"), place=index))
+        except StrategyError as exc:
+            if warnings is None:
+                raise
+            warnings.append(f"{exc}; event skipped")
     return tuple(events)
 
 
-def events_from_text(text: str, origin: str) -> tuple[Event, ...]:
-    """Parse events YAML text. Raises :class:`StrategyError` (file, line and column for bad YAML)."""
-    return parse_events(readers.load_yaml(text, origin, StrategyError), origin)
+def _parse_event(item: Any, where: str) -> Event:
+    """One item of an events list (see :func:`parse_events`); :class:`StrategyError` naming ``where``."""
+    if isinstance(item, str):
+        kind, arg = item.strip(), None
+    elif isinstance(item, Mapping) and len(item) == 1:
+        ((kind, arg),) = item.items()
+        kind = str(kind).strip()
+    else:
+        got = f"a mapping with {len(item)} keys" if isinstance(item, Mapping) else type(item).__name__
+        raise StrategyError(f"{where}: expected one event such as 'compaction' or {{call: NAME}}, got {got}")
+    if kind not in EVENT_KINDS:
+        raise StrategyError(f"{where}: unknown event {quoted(kind)}; expected one of {', '.join(EVENT_KINDS)}")
+    where = f"{where}.{kind}"
+    if kind == "compaction":
+        if arg not in (None, True, ""):
+            raise StrategyError(f"{where}: compaction takes no argument, got {quoted(arg)}")
+        return Event(kind)
+    elif kind == "describe":
+        names = [arg] if isinstance(arg, str) else arg
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
+            raise StrategyError(f"{where}: expected a tool name or a non-empty list of tool names")
+        return Event(kind, tuple(n.strip() for n in names))
+    else:
+        if not isinstance(arg, str) or not arg.strip():
+            what = {"search": "a query (or regex pattern)", "read_skill": "a skill name", "call": "a tool wire name",
+                    "add_server": "a server name", "remove_server": "a server name"}[kind]
+            raise StrategyError(f"{where}: expected {what} as a non-empty string, got {quoted(arg)}")
+        return Event(kind, arg.strip() if kind != "search" else arg)
 
 
-def load_events(path: str | Path) -> tuple[Event, ...]:
-    """Read an events file. Raises :class:`StrategyError` naming the file and the place."""
+def events_from_text(text: str, origin: str, warnings: list[str] | None = None) -> tuple[Event, ...]:
+    """Parse events YAML text. Raises :class:`StrategyError` (file, line and column for bad YAML);
+    with ``warnings``, a bad event is skipped with a warning instead (:func:`parse_events`)."""
+    return parse_events(readers.load_yaml(text, origin, StrategyError), origin, warnings)
+
+
+def load_events(path: str | Path, warnings: list[str] | None = None) -> tuple[Event, ...]:
+    """Read an events file. Raises :class:`StrategyError` naming the file and the place; with
+    ``warnings``, a bad event is skipped with a warning instead (:func:`parse_events`)."""
     path = Path(path)
-    return events_from_text(readers.read_text(path, StrategyError), str(path))
+    return events_from_text(readers.read_text(path, StrategyError), str(path), warnings)
 
 
 def dump_events(events: Iterable[Event]) -> str:
@@ -952,7 +969,7 @@ class StrategyModel:
         itself does not check: there an unknown name makes the event fail.
         """
         for index, event in enumerate(events):
-            where = f"{origin}: [{index}].{event.kind}"
+            where = f"{origin}: [{index if event.place is None else event.place}].{event.kind}"
             if event.kind in ("call", "describe"):
                 for name in (event.arg if isinstance(event.arg, tuple) else (event.arg,)):
                     if name not in self.by_name and name not in self.outside_scope:

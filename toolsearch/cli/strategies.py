@@ -137,7 +137,10 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
             # one line: a folder in a skills tree may be named with a line break (``x\n::error::…``)
             print(one_line(f"toolsearch: skills {problem.severity}: {problem.where}: {problem.message}"),
                   file=sys.stderr)
-    events = load_events(args.events) if args.events else ()
+    skipped: list[str] = []  # a bad event is skipped with its place; the others are replayed
+    events = load_events(args.events, skipped) if args.events else ()
+    for warning in skipped:
+        print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
     results = args.search_results
     settings = StrategySettings(
         tokenizer=args.tokenizer, tool_tokens=args.tool_tokens, config=config, context_length=args.context_length,

@@ -210,10 +210,14 @@ with events_box:
                                      help="e.g. - {read_skill: pdf}, - {call: mcp__github__create_issue}, "
                                           "- {search: \"github issue\"}, - compaction, - {add_server: sentry}")
     if events_upload is not None:
+        skipped: list[str] = []  # a bad event is skipped with its place; the others are used
         try:
-            default_events = events_from_text(decode_bytes(events_upload.getvalue(), events_upload.name), events_upload.name)
+            default_events = events_from_text(decode_bytes(events_upload.getvalue(), events_upload.name),
+                                              events_upload.name, skipped)
         except ToolsearchError as exc:
             st.error(_plain(f"Events file not used: {exc}"), icon=":material/error:")
+        for warning in skipped:
+            st.warning(_plain(warning), icon=":material/warning:")
     editor_key = "strat_events_" + _digest(source, source_label, skill_names, default_events)
     edited = st.data_editor(
         _events_rows(default_events), key=editor_key, num_rows="dynamic", hide_index=True, width="stretch",
