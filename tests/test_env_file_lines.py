@@ -33,3 +33,18 @@ def test_the_cli_warns_without_the_line(tmp_path) -> None:
     assert (f"toolsearch: warning: {config}: mcpServers.s.envFile: {tmp_path / '.env'}: line 2: expected KEY=VALUE, "
             "got a line without '='; skipped") in result.stderr, result.stderr
     assert "s3cret" not in result.stderr + result.stdout
+
+
+def test_a_line_without_a_name_is_skipped_not_the_server(tmp_path) -> None:
+    # "=value" (or a name with a NUL) made the whole server invalid, blamed on its 'env'.
+    (tmp_path / ".env").write_text("A=1\n=s3cret\nB\x00C=2\n", encoding="utf-8")
+    path = write_json(tmp_path / "mcp.json", {"mcpServers": {"s": {"command": "c", "envFile": ".env"}}})
+    config = load_mcp_config(path)
+    (spec,) = config.servers
+    assert spec.invalid is None and dict(spec.env) == {"A": "1"}
+    env = tmp_path / ".env"
+    assert list(config.warnings) == [
+        f"{path}: mcpServers.s.envFile: {env}: line 2: expected a variable name before '=', got none; skipped",
+        f"{path}: mcpServers.s.envFile: {env}: line 3: expected a variable name before '=', got one with a NUL "
+        "character (U+0000); skipped",
+    ]

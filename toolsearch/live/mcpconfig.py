@@ -959,9 +959,9 @@ def _seconds(raw: Any, where: str) -> float | None:
 def read_env_file(path: str | Path, warnings: list[str] | None = None) -> dict[str, str]:
     """``KEY=VALUE`` lines of a dotenv file (``#`` comments, optional ``export``, quotes stripped).
 
-    A line that is neither blank, a comment nor ``KEY=VALUE`` is skipped; when ``warnings`` is given,
-    one message per such line is appended to it, naming the file and the line number (never the
-    line's text, which may hold a secret).
+    A line that is neither blank, a comment nor ``KEY=VALUE`` (with a name: ``=value`` has none) is
+    skipped; when ``warnings`` is given, one message per such line is appended to it, naming the
+    file and the line number (never the line's text, which may hold a secret).
 
     Read as every input is, within :data:`~toolsearch.engine.readers.MAX_INPUT_BYTES`: a device
     (``/dev/zero``) or a named pipe nothing writes to is refused, not read for ever.
@@ -986,6 +986,11 @@ def read_env_file(path: str | Path, warnings: list[str] | None = None) -> dict[s
         key = key.strip()
         if key.startswith("export "):
             key = key[len("export "):].strip()
+        if not key or "\x00" in key:  # no program can be started with it: the line, not the server, is dropped
+            if warnings is not None:
+                warnings.append(f"{path}: line {number}: expected a variable name before '=', got "
+                                + ("none" if not key else "one with a NUL character (U+0000)") + "; skipped")
+            continue
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
             value = value[1:-1]
