@@ -24,7 +24,8 @@ def test_check_text_writes_lengths_as_recommend_does():
     assert lines[0] == ("toolsearch check failed at 4K and 12,345 tokens: every tool with its short description "
                         "(form full) at 4K, 12,345 tokens, 1M")
     assert [line.split("  ")[0] for line in lines[4:7]] == ["4K", "12,345 tokens", "1M"]
-    assert any(line.startswith("at 4K and 12,345 tokens: the listing is mixed and names") for line in lines), lines
+    assert any(line.startswith("at 4K and 12,345 tokens: the listing is mixed at 4K (tier 1; 3 of 5 servers named; "
+                               "a budget of 200 tokens) and names at 12,345 tokens (") for line in lines), lines
     assert "32,000" not in done.stdout and "1,000,000" not in done.stdout
     recommend = run_cli("recommend", FIVE, "--context-lengths", "4k,12345,1m", "--goal", "full")
     assert [line.split("  ")[0] for line in recommend.stdout.splitlines() if line.startswith(("4K ", "12,345", "1M "))] \

@@ -503,3 +503,20 @@ def test_a_default_limit_that_is_not_a_number_says_the_default_and_its_clamp():
     assert config.search_default_limit == 3
     assert config.warnings == (("tools.tool_search.search_default_limit: 'lots' is not a whole number, so the default 5 "
                                 "is used, clamped to 3 by max_search_limit"),)
+
+
+def test_a_fraction_for_a_whole_number_key_says_it_was_truncated(tmp_path: Path) -> None:
+    """3.5 for listing_max_tokens is truncated to 3 and then clamped: "3.5 is outside 200..60000"
+    alone hid the truncation; 350.5, inside the range, was "read as 350" without saying why."""
+    from conftest import run_cli
+
+    path = tmp_path / "config.yaml"
+    path.write_text("tools:\n  tool_search:\n    listing_max_tokens: 3.5\n    max_search_limit: 2.5\n", encoding="utf-8")
+    done = run_cli("plan", Path(__file__).resolve().parent.parent / "sample_catalogs" / "five-servers.yaml",
+                   "--config", path)
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stderr.splitlines()[:2]) == [
+        f"toolsearch: warning: {path}: line 3: tools.tool_search.listing_max_tokens: 3.5 is not a whole number "
+        "and was truncated to 3, which is outside 200..60000, so it was clamped to 200",
+        f"toolsearch: warning: {path}: line 4: tools.tool_search.max_search_limit: 2.5 is not a whole number, "
+        "so it was truncated to 2"]

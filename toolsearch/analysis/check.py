@@ -585,6 +585,20 @@ def _grouped(kind: str, misses: Sequence[tuple[ContextOutcome, Miss]]) -> str:
         named = ""
         if len({o.servers_total for o in outs}) == 1 and outs[0].servers_total:
             named = f"; {_each([f'{o.servers_named:,}' for o in outs])} of {outs[0].servers_total:,} servers named"
+        by_form: dict[tuple[str, int], list[ContextOutcome]] = {}
+        for o in outs:
+            by_form.setdefault((o.listing_form, o.tier), []).append(o)
+        if len(by_form) > 1:
+            # each form with its lengths: "none and mixed (tier 2 and 1; …)" left the reader to pair them up
+            parts = []
+            for (form, tier), group in by_form.items():
+                total = group[0].servers_total
+                counts = (f"; {_each([f'{o.servers_named:,}' for o in group])} of {total:,} servers named"
+                          if total and len({o.servers_total for o in group}) == 1 else "")
+                parts.append(f"{form_word(form)} {_at_lengths([o.context_length for o in group])} "
+                             f"(tier {tier}{counts}; {_budgets(group)})")
+            return (f"the listing is {_joined(parts)}; the goal needs {first.detail}"
+                    + _collapsed_by_length(misses))
         return (f"the listing is {_each([form_word(o.listing_form) for o in outs])} "
                 f"(tier {_each([str(o.tier) for o in outs])}{named}) within {_budgets(outs)}; the goal needs "
                 f"{first.detail}" + _collapsed_by_length(misses))

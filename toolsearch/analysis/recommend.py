@@ -362,6 +362,11 @@ class MultiRecommendation:
         keep_forces: with ``keep_servers``, when keeping them named names other servers the goal
             alone would let collapse, which ones, why (the listing collapses the largest names block
             first) and what it costs, in words (:func:`_keep_forces_words`); empty otherwise.
+        lower_goal: with one goal for every length out of reach because some lengths are too short
+            for it, the whole goal as ``--goal`` takes it with a lower goal at every such length
+            (``names,32k=any``), as the ``not named`` line suggests it (:func:`_fits_elsewhere`);
+            ``lower_goal_words``: that suggestion in a sentence, with what it costs, as ``check``
+            says it; both empty otherwise.
     """
 
     goal: str
@@ -394,6 +399,8 @@ class MultiRecommendation:
     shorter_lengths: tuple[ShorterLength, ...] = ()
     no_tools: tuple[str, ...] = ()
     keep_forces: str = ""
+    lower_goal: str = ""
+    lower_goal_words: str = ""
 
     @property
     def worst(self) -> ContextOutcome:
@@ -550,6 +557,7 @@ class MultiRecommendation:
                 "large_share": [{"context_length": c.context_length, "listing_tokens": c.listing_tokens,
                                  "share_pct": round(share, 1)} for c, share in large_shares(self)],
                 "no_tools": list(self.no_tools), "keep_forces": self.keep_forces,
+                "lower_goal": self.lower_goal or None,
                 **({"keep_called": self.keep_called.to_dict()} if self.keep_called is not None else {})}
 
     def apply(self, config: ToolSearchConfig) -> ToolSearchConfig:
@@ -1085,6 +1093,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     # square of the servers
     states_at = {c.context_length: ladder.states_of(ladder.step_at(c.budget)) for c in contexts}
     costs: dict[str, str] = {}  # per suggested goal, what it costs (computed once, named per server)
+    lowered: list[_LowerGoal] = []  # per server too large for some lengths, the lower goal that names it elsewhere
     unnamed = []
     for name, state in states.items():
         if state in ("full", "names") or rec.inactive:  # tier 0: every schema is sent, no listing to name it
@@ -1119,7 +1128,10 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
                      f"the whole context at {_and(context_words(n) for n in too_short)} "
                      f"({_and(f'{n:,}' for n in too_short)} tokens)")
             why = f"{name}: {excepted}naming it needs a budget of {need:,} tokens{extra}, more than {limit}"
-            why += _fits_elsewhere(rec, states_at, name, need, ladder, config, costs) or (f"; named at {named_words}" if named_at else "")
+            lower = _lower_goal(rec, states_at, name, need, ladder, config, costs)
+            if lower is not None:
+                lowered.append(lower)
+            why += _fits_elsewhere(lower) or (f"; named at {named_words}" if named_at else "")
             if name in rec.keep_servers:  # the goal asks for it named: say what would
                 why += _kept_words(rec, name, need)
         elif name in rec.except_servers:
@@ -1133,8 +1145,12 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     growth = min(c.headroom_tokens for c in contexts) if worst.listing_tokens else 0
     per_tool = worst.listing_tokens / worst.tools_named if worst.tools_named else 0
     tools = int(growth // per_tool) if per_tool else 0
+    # the server needing the largest budget has every length too short for another one among its own
+    first = max(lowered, key=lambda lower: (len(lower.short), lower.need), default=None)
     return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools,
-                   keep_forces=_keep_forces_words(rec, ladder, config, states_at))
+                   keep_forces=_keep_forces_words(rec, ladder, config, states_at),
+                   lower_goal=first.suggested if first else "",
+                   lower_goal_words=_lower_goal_words(first) if first else "")
 
 
 def _keep_forces_words(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig,
@@ -1200,24 +1216,36 @@ def _kept_words(rec: MultiRecommendation, name: str, need: int) -> str:
                else "no listed length can name it, so stop keeping it named"))
 
 
-def _fits_elsewhere(rec: MultiRecommendation, states_at: Mapping[int | None, Mapping[str, str]], name: str,
-                    need: int, ladder: Ladder, config: ToolSearchConfig, costs: dict[str, str]) -> str:
+@dataclass(frozen=True)
+class _LowerGoal:
+    """A lower goal for the lengths too short to name one server (:func:`_lower_goal`)."""
+
+    fits: tuple[int | None, ...]  # lengths where its names fit but one setting for every length leaves it out
+    short: tuple[int, ...]  # every length too short to name it, each given the lower goal
+    items: str  # the per-length goals, "32k=any"
+    suggested: str  # the whole goal as --goal takes it, "names,32k=any"
+    cost: str  # what that goal costs (suggestion_cost_words)
+    need: int
+
+
+def _lower_goal(rec: MultiRecommendation, states_at: Mapping[int | None, Mapping[str, str]], name: str,
+                need: int, ladder: Ladder, config: ToolSearchConfig, costs: dict[str, str]) -> _LowerGoal | None:
     """With one goal for every length and that goal out of reach at the worst length, the answer
-    lists no more at the other lengths either: the words (after the reason) for a server it leaves
-    out at lengths where a budget of ``need`` tokens, which names it, fits, with the per-length goal
-    that names it there; ``""`` when there is none, or when the goal is per length already.
-    ``states_at``: per context length of ``rec``, each server's state there. The words end with what
+    lists no more at the other lengths either: for a server it leaves out at lengths where a budget
+    of ``need`` tokens, which names it, fits, the per-length goal that names it there (the lower goal
+    at every length too short to name it); ``None`` when there is none, or when the goal is per
+    length already. ``states_at``: per context length of ``rec``, each server's state there. What
     that goal costs (:func:`suggestion_cost_words`, on ``ladder`` with ``config`` as the current
-    settings; kept in ``costs`` per goal, so several servers share one computation)."""
+    settings) is kept in ``costs`` per goal, so several servers share one computation."""
     worst = rec.worst
     if rec.reached or rec.length_goals or worst.context_length is None:
-        return ""
+        return None
     fits = [c.context_length for c in rec.contexts if c.context_length != worst.context_length
             and states_at[c.context_length].get(name) not in ("full", "names")
             and need <= _largest_budget([c.context_length])[0]]
     reachable = next((g for g in GOALS if FORM_RANK[worst.listing_form] <= FORM_RANK[GOAL_FORMS[g]]), None)
     if not fits or reachable is None or reachable == rec.goal:
-        return ""
+        return None
     # every length too short to name it gets the lower goal, not the shortest alone: with the goal
     # kept at a second such length (16K and 32K, say) the suggested goal is out of reach there too
     short = [c.context_length for c in rec.contexts
@@ -1236,10 +1264,27 @@ def _fits_elsewhere(rec: MultiRecommendation, states_at: Mapping[int | None, Map
             ladder, config, [c.context_length for c in rec.contexts], rec.goal, except_servers=rec.except_servers,
             keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals={n: reachable for n in short})
         costs[suggested] = suggestion_cost_words(alternative)
-    own = "a goal of its own" if len(short) == 1 else "a goal of their own"
-    return (f"; its names would fit at {_and(_length_word(c) for c in fits)}, where one setting for every length "
-            f"leaves it out too: {own} for {_and(context_words(n) for n in short)} lets the longer lengths name it "
-            f"({items.replace(',', ', ')}; on the command line --goal {suggested}); {costs[suggested]}")
+    return _LowerGoal(tuple(fits), tuple(short), items, suggested, costs[suggested], need)
+
+
+def _fits_elsewhere(lower: _LowerGoal | None) -> str:
+    """The words (after a ``not named`` server's reason) for :func:`_lower_goal`'s suggestion;
+    ``""`` without one."""
+    if lower is None:
+        return ""
+    own = "a goal of its own" if len(lower.short) == 1 else "a goal of their own"
+    return (f"; its names would fit at {_and(_length_word(c) for c in lower.fits)}, where one setting for every length "
+            f"leaves it out too: {own} for {_and(context_words(n) for n in lower.short)} lets the longer lengths name it "
+            f"({lower.items.replace(',', ', ')}; on the command line --goal {lower.suggested}); {lower.cost}")
+
+
+def _lower_goal_words(lower: _LowerGoal) -> str:
+    """:func:`_lower_goal`'s suggestion as a sentence of its own, as ``check`` gives it after the
+    reason no setting reaches the goal: the same per-length goals, ``--goal`` value and cost as the
+    ``not named`` line of ``recommend``."""
+    own = "a goal of its own" if len(lower.short) == 1 else "a goal of their own"
+    return (f"{own} for {_and(context_words(n) for n in lower.short)} lets the longer lengths name the servers that fit there "
+            f"({lower.items.replace(',', ', ')}; on the command line --goal {lower.suggested}); {lower.cost}")
 
 
 def suggestion_cost_words(rec: MultiRecommendation) -> str:

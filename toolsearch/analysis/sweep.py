@@ -23,8 +23,11 @@ DEFAULT_THRESHOLD_PCTS: tuple[float, ...] = (1.0, 2.0, 5.0, 10.0, 20.0)
 class SweepRow:
     """One grid point: the settings and what the plan chose.
 
-    ``states`` maps server name → state (full | names | summary | hidden | visible); ``counts``
-    says the listing by counts (:class:`ListingCounts`; ``None`` only for rows built by hand).
+    ``states`` maps server name → state (full | names | summary | hidden | visible) for every server
+    with at least one registered tool: a server that lists no tools has no state here, as ``counts``
+    leaves it out (the plan's table shows it as ``hidden`` with 0 tools; the warning names it), so a
+    ``hidden`` state is always one of ``counts.servers_hidden``. ``counts`` says the listing by counts
+    (:class:`ListingCounts`; ``None`` only for rows built by hand).
     """
 
     context_length: int | None
@@ -74,7 +77,8 @@ def sweep(planner: Planner, config: ToolSearchConfig, context_lengths: Sequence[
                     listing_max_tokens=point.listing_max_tokens, budget=plan.budget,
                     budget_winner=plan.budget_winner, tier=plan.tier, listing_form=plan.listing_form,
                     listing_tokens=plan.listing_tokens, tools_tokens=plan.tools_tokens,
-                    states={s.name: s.state for s in plan.servers}, counts=plan_counts(plan)))
+                    # a server with no tools is in no count (the warning names it): no "hidden" it is not counted as
+                    states={s.name: s.state for s in plan.servers if s.tool_count}, counts=plan_counts(plan)))
     return rows
 
 

@@ -625,7 +625,8 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
                             "; tight, with no room to grow: toolsearch recommend --headroom PCT leaves some"))
         else:
             lines.append(f"no setting reaches it at every length: {s.reason}"
-                         + (f"; {LISTING_OFF_ACTION}" if s.reason == LISTING_OFF_REASON else ""))
+                         + (f"; {LISTING_OFF_ACTION}" if s.reason == LISTING_OFF_REASON else "")
+                         + (f"; {s.lower_goal_words}" if s.lower_goal_words else ""))  # as recommend suggests it
     return lines
 
 

@@ -94,8 +94,9 @@ _NUMERIC = {
 
 def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
     """The end of a config warning: what the value ``raw`` of ``key`` became and why: not a number
-    (the default is used), outside the range (clamped), or read as another value (a float truncated
-    to a whole number, a boolean as 1/0, an unknown tri-state word as auto)."""
+    (the default is used), outside the range (clamped), not a whole number (truncated, and then
+    clamped when the whole number is outside the range), or read as another value (a boolean as 1/0,
+    an unknown tri-state word as auto)."""
     if key not in _NUMERIC:
         return f"is not auto, on or off, so it was read as {result!r}"
     parse, default, low, high = _NUMERIC[key]
@@ -107,6 +108,12 @@ def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
         used = f"the default {default!r} is used" + (f", clamped to {result!r} by max_search_limit" if result != default else "")
         return f"is not {what}, so {used}"
     read = f"counts as {parsed!r} and " if isinstance(raw, bool) else ""
+    if parse is parse_int and isinstance(raw, float) and parsed != raw:
+        # 3.5 is truncated before the range is checked: "outside 200..60000" alone hid the 3
+        if parsed == result:
+            return f"is not a whole number, so it was truncated to {parsed!r}"
+        return (f"is not a whole number and was truncated to {parsed!r}, which is outside {low:g}..{high:g}, "
+                f"so it was clamped to {result!r}")
     if parsed != result:
         return f"{read}is outside {low:g}..{high:g}, so it was clamped to {result!r}"
     return f"was read as {result!r}"

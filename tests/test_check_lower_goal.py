@@ -1,0 +1,45 @@
+"""check: a goal out of reach because a listed length is too short for it suggests the lower
+per-length goal recommend suggests, from the same computation (text and --json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+CLOUDFLARE = ROOT / "sample_catalogs" / "cloudflare-flat.yaml"
+# naming the one server needs 44,789 tokens: more than the whole 32K context, not more than 200K's
+ARGS = (CLOUDFLARE, "--context-lengths", "32k,200k", "--goal", "names")
+SUGGESTION = ("a goal of its own for 32K lets the longer lengths name the servers that fit there "
+              "(32k=any; on the command line --goal names,32k=any); that goal takes threshold_pct 22.4%, "
+              "listing_max_tokens 44,789: a listing of 38 tokens at 32K (0.1% of the context) and "
+              "44,789 tokens at 200K (22.4% of the context)")
+
+
+def test_check_failing_at_a_too_short_length_suggests_the_lower_goal() -> None:
+    text = run_cli("check", *ARGS)
+    assert text.returncode == 1, text.stderr
+    assert ("\nno setting reaches it at every length: it needs a budget of 44,789 tokens, more than 100% of the "
+            f"shortest context length (32K); {SUGGESTION}\n") in text.stdout
+    data = json.loads(run_cli("check", *ARGS, "--json").stdout)
+    assert data["suggestion"]["lower_goal"] == "names,32k=any"
+
+
+def test_recommend_suggests_the_same_goal_and_cost() -> None:
+    text = run_cli("recommend", *ARGS)
+    assert ("(32k=any; on the command line --goal names,32k=any); that goal takes threshold_pct 22.4%, "
+            "listing_max_tokens 44,789: a listing of 38 tokens at 32K") in text.stdout
+    assert json.loads(run_cli("recommend", *ARGS, "--json").stdout)["lower_goal"] == "names,32k=any"
+
+
+def test_the_suggested_goal_and_settings_pass_the_check() -> None:
+    passed = run_cli("check", CLOUDFLARE, "--context-lengths", "32k,200k", "--goal", "names,32k=any",
+                     "--threshold-pct", "22.4", "--listing-max-tokens", "44789")
+    assert passed.returncode == 0, passed.stdout
+
+
+def test_a_goal_reachable_everywhere_suggests_no_lower_goal() -> None:
+    data = json.loads(run_cli("check", CLOUDFLARE, "--context-lengths", "200k,1m", "--goal", "names", "--json").stdout)
+    assert data["suggestion"]["reached"] is True and data["suggestion"]["lower_goal"] is None
