@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 
 from conftest import registration, run_cli, write_yaml
 from toolsearch.engine import constants as C
@@ -247,13 +248,14 @@ def test_cli_recommend_usage_errors(tmp_path) -> None:
 
 
 def test_the_fingerprint_is_a_content_key_of_any_catalog(tmp_path) -> None:
-    """The exported block's fingerprint: the same content gives the same key from YAML or JSON,
-    one changed description another key, and a value JSON has no form for (a YAML date) still
-    has one. It was the hash of the catalog's YAML dump: 10 s on a 3,500-tool catalog."""
+    """The exported block's fingerprint: the same content gives the same key from YAML (with or
+    without a comment) or JSON, one changed description another key. It was the hash of the
+    catalog's YAML dump: 10 s on a 3,500-tool catalog. (A value JSON has no form for, such as an
+    unquoted YAML date, is a catalog error now, and recommend refuses the file.)"""
     import re as _re
 
     text = ("name: dates\nservers:\n  - name: s\n    tools:\n      - name: t\n        description: when\n"
-            "        inputSchema: {type: object, properties: {d: {type: string, default: 2024-01-01}}}\n")
+            "        inputSchema: {type: object, properties: {d: {type: string, default: '2024-01-01'}}}\n")
 
     def fingerprint(path) -> str:
         result = run_cli("recommend", str(path), "--context-lengths", "32k", "--goal", "full", "--yaml")
@@ -264,9 +266,15 @@ def test_the_fingerprint_is_a_content_key_of_any_catalog(tmp_path) -> None:
     first.write_text(text, encoding="utf-8")
     same = tmp_path / "b.yaml"
     same.write_text(text.replace("servers:", "# a comment\nservers:"), encoding="utf-8")
+    as_json = tmp_path / "d.json"
+    as_json.write_text(json.dumps(yaml.safe_load(text)), encoding="utf-8")
     other = tmp_path / "c.yaml"
     other.write_text(text.replace("when", "when?"), encoding="utf-8")
-    assert fingerprint(first) == fingerprint(same) != fingerprint(other)
+    assert fingerprint(first) == fingerprint(same) == fingerprint(as_json) != fingerprint(other)
+    dated = tmp_path / "e.yaml"
+    dated.write_text(text.replace("'2024-01-01'", "2024-01-01"), encoding="utf-8")
+    result = run_cli("recommend", str(dated), "--context-lengths", "32k", "--goal", "full", "--yaml")
+    assert result.returncode == 2 and "properties.d.default: the date 2024-01-01" in result.stderr
 
 
 def test_the_servers_left_unnamed_cost_one_state_table_per_length(monkeypatch) -> None:
