@@ -60,7 +60,7 @@ def test_markdown_is_the_table_and_the_gate_line():
 def test_markdown_when_the_goal_is_out_of_reach_has_no_gate(tmp_path):
     done = run_cli("recommend", CATALOG, "--context-lengths", "1k", "--goal", "full", "--format", "markdown", cwd=ROOT)
     assert done.returncode == 1, done.stderr
-    assert done.stdout.splitlines()[0].endswith(", not reached at every listed context length")
+    assert done.stdout.splitlines()[0].endswith(", not reached at the context length 1K")
     assert "**Gate:**" not in done.stdout
 
 
@@ -87,7 +87,7 @@ def test_text_when_the_goal_is_out_of_reach_says_so_first_and_has_no_gate():
     done = run_cli("recommend", CATALOG, "--context-lengths", "1k", "--goal", "full", cwd=ROOT)
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "Not reached at every listed context length: the settings below are the best reachable ones."
+    assert lines[0] == "Not reached at the context length 1K: the settings below are the best reachable ones."
     assert lines[1].startswith("goal: every tool with its short description (form full)")
     assert not any(line.startswith("gate:") for line in lines)
     yaml_block = run_cli("recommend", CATALOG, "--context-lengths", "1k", "--goal", "full", "--yaml", cwd=ROOT).stdout

@@ -207,7 +207,7 @@ def test_cli_recommend_text_and_config(tmp_path) -> None:
     result = run_cli("recommend", str(_catalog(tmp_path)), "--tool-names", "as-is", "--config", str(config),
                      "--context-lengths", "32k", "--goal", "any")
     assert result.returncode == 1, result.stderr
-    assert "not reachable at every listed context length: listing is off" in result.stdout
+    assert "not reachable at the context length 32K: listing is off" in result.stdout
     result = run_cli("recommend", str(_catalog(tmp_path)), "--tool-names", "as-is",
                      "--context-lengths", "32k,128k", "--goal", "names")
     assert result.returncode == 0, result.stderr

@@ -1464,11 +1464,21 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
                if ladder is not None and rec.reached else ""))
 
 
+def lengths_scope_words(rec: MultiRecommendation) -> str:
+    """The context lengths ``rec`` was chosen for, as the verdict names them: ``every listed context
+    length`` for two or more, ``the context length 200K`` for one (``every`` over one length read as
+    if others had been checked)."""
+    if len(rec.contexts) == 1:
+        return f"the context length {length_label(rec.contexts[0].context_length)}"
+    return "every listed context length"
+
+
 def verdict_words(rec: MultiRecommendation) -> str:
     """Whether ``rec`` reaches its goal at every listed context length, in words: ``reached at every
-    listed context length`` or ``not reached at every listed context length``, as the heading of
+    listed context length`` or ``not reached at every listed context length`` (one length:
+    ``reached at the context length 200K``, :func:`lengths_scope_words`), as the heading of
     ``recommend --format markdown``, the ``--yaml`` block's comment and :func:`verdict_line` say it."""
-    return f"{'' if rec.reached else 'not '}reached at every listed context length"
+    return f"{'' if rec.reached else 'not '}reached at {lengths_scope_words(rec)}"
 
 
 def verdict_line(rec: MultiRecommendation) -> str:
@@ -1511,7 +1521,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
         if rec.inactive:
             return lines + [INACTIVE_WORDS]
         lines += [  # the name the Tuning page's metric uses, for the same figure
-                  f"budget needed{' at every length' if rec.one_budget else ''}: {rec.budget_words}"
+                  f"budget needed{' at every length' if rec.one_budget and len(rec.contexts) > 1 else ''}: {rec.budget_words}"
                   + (f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct else "")]
         if rec.cap_floor_words:
             lines.append(rec.cap_floor_words)
@@ -1523,10 +1533,10 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                   "for every length")
     else:
         worst = rec.worst
-        lines += [f"not reachable at every listed context length: {rec.reason}"
+        lines += [f"not reachable at {lengths_scope_words(rec)}: {rec.reason}"
                   + (f"; {LISTING_OFF_ACTION}" if rec.reason == LISTING_OFF_REASON else ""),
-                  f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at every "
-                  f"length, {rec.fallback_words}): {settings_words(rec.threshold_pct, rec.listing_max_tokens)}"]
+                  f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at "
+                  f"{'every length' if len(rec.contexts) > 1 else length_label(worst.context_length)}, {rec.fallback_words}): {settings_words(rec.threshold_pct, rec.listing_max_tokens)}"]
     action = headroom_action_words(rec, surface)
     lines.append(f"headroom: {rec.headroom_words} · {rec.growth_words}" + (f" · {action}" if action else ""))
     lines += request_costs

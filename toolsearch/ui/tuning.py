@@ -23,7 +23,7 @@ from toolsearch.analysis.recommend import (called_unnamed_lines, request_cost_li
                                            keep_forces_lines, frontier, headroom_action_words, headroom_listing_as_much, large_share_lines,
                                            lowered_changes, lowered_servers, lowered_where, more_headroom_words, no_tools_lines,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
-                                           verdict_line, MultiRecommendation)
+                                           verdict_line, lengths_scope_words, MultiRecommendation)
 from toolsearch.analysis.report import tier_and_form
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, cap_words, settings_words, share_cell, threshold_words
 from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
@@ -424,7 +424,7 @@ if common.require_catalog(v):
         if multi.cap_floor_words:  # the two metrics above differ: say why, in the words of toolsearch recommend
             st.caption(common.md_escape(multi.cap_floor_words + "."))
         if not multi.reached:
-            st.error(f"Not reachable at every listed context length: {multi.reason}. The values above name the most "
+            st.error(f"Not reachable at {lengths_scope_words(multi)}: {multi.reason}. The values above name the most "
                      f"servers every length can get ({worst.servers_named:,} of {worst.servers_total:,}) with "
                      f"{multi.fallback_words}.", icon=":material/block:")
         if multi.unnamed:
