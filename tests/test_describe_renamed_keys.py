@@ -1,9 +1,7 @@
-"""``describe --sent`` names a property key YAML read as another type the way the file wrote it.
-
-An unquoted ``null`` key was named ``None`` in the ``renamed:`` line (and ``true`` as ``True``), a
-spelling the file never had; the line now says ``null``, ``true`` or ``the number 5``, with the
-advice the other messages give for an unquoted date.
-"""
+"""``describe --sent`` and a property key YAML read as another type: the catalog reads it as the
+text JSON writes for it (``null``, ``5``, ``true``), so nothing is renamed for the model (it was
+renamed ``None`` and ``True``, spellings the file never had). ``quoted_key`` still names such a key
+the way the file wrote it."""
 
 from __future__ import annotations
 
@@ -26,16 +24,14 @@ servers:
 """
 
 
-def test_the_renamed_lines_name_keys_as_written(tmp_path):
+def test_keys_that_are_not_text_are_not_renamed(tmp_path):
     catalog = tmp_path / "c.yaml"
     catalog.write_text(CATALOG, encoding="utf-8")
     done = run_cli("describe", "--sent", catalog, "mcp__s__t")
     assert done.returncode == 0, done.stderr
-    assert [line for line in done.stdout.splitlines() if line.startswith("renamed:")] == [
-        "renamed: null (put it in quotes to keep it as text) is 'None' for the model (calls are mapped back)",
-        "renamed: the number 5 (put it in quotes to keep it as text) is '5' for the model (calls are mapped back)",
-        "renamed: true (put it in quotes to keep it as text) is 'True' for the model (calls are mapped back)",
-    ]
+    assert [line for line in done.stdout.splitlines() if line.startswith("renamed:")] == []
+    assert '"None"' not in done.stdout and '"True"' not in done.stdout
+    assert "put keys in quotes to keep them as written" in done.stderr, done.stderr
 
 
 def test_quoted_key_words():

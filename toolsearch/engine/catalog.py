@@ -294,7 +294,22 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
         problems.append(Problem("warning", f"{origin}: {path}.{schema_key}",
                                 f"expected a JSON Schema object, got {type(schema).__name__}; "
                                 "registered as an empty object schema"))
-    elif isinstance(schema, Mapping) and "type" not in schema and schema:
+    if isinstance(schema, Mapping):
+        try:
+            schema, keys = _text_keys(schema)
+        except _KeyClash as clash:
+            problems.append(Problem("error", f"{origin}: {path}.{schema_key}{clash.at}",
+                                    f"the key {clash.key} is given twice, once as text and once unquoted (which "
+                                    "YAML reads as another kind of value), and JSON writes both as the same text; "
+                                    "tool skipped; expected each key once"))
+            return None
+        if keys:
+            at, key = keys[0]
+            more = f" (and {len(keys) - 1:,} more such key{'s' if len(keys) > 2 else ''})" if len(keys) > 1 else ""
+            problems.append(Problem("warning", f"{origin}: {path}.{schema_key}{at}",
+                                    f"a key read as {_key_kind(key)} is taken as the text {_key_text(key)!r}, "
+                                    f"as JSON writes it{more}; put keys in quotes to keep them as written"))
+    if isinstance(schema, Mapping) and "type" not in schema and schema:
         problems.append(Problem("info", f"{origin}: {path}.{schema_key}",
                                 "schema has no 'type'; registration adds type object"))
     known = _KNOWN_TOOL_KEYS.get(schema_key) or (*_TOOL_KEYS, schema_key, "input_schema")
@@ -358,6 +373,80 @@ def _non_finite(data: Any) -> tuple[str, str, str] | None:
         elif isinstance(value, (list, tuple)):
             stack.extend((v, f"{where}[{i}]") for i, v in reversed(list(enumerate(value))))
     return None
+
+
+def _key_kind(key: Any) -> str:
+    """What YAML read an unquoted key as, for a problem: ``the boolean true (YAML reads unquoted
+    true, yes and on so)``, ``the number 5``, ``null``."""
+    if key is None:
+        return "null (YAML reads an unquoted null and ~ so)"
+    if isinstance(key, bool):
+        word = str(key).lower()
+        return f"the boolean {word} (YAML reads an unquoted {word}, {'yes and on' if key else 'no and off'} so)"
+    if isinstance(key, (int, float)):
+        return f"the number {_key_text(key)}"
+    if isinstance(key, (datetime.date, datetime.datetime)):
+        return f"the date {_key_text(key)}"
+    return f"a {type(key).__name__}"
+
+
+def _key_text(key: Any) -> str:
+    """A mapping key that is not text as JSON would write it as a key: ``null``, ``true``, ``5``,
+    ``1.5`` (``Infinity`` and ``NaN`` as Python's JSON writer spells them); a YAML date in ISO form
+    (``2024-01-01``), anything else as Python writes it."""
+    if key is None or isinstance(key, (bool, int, float)):
+        return json.dumps(key)
+    if isinstance(key, (datetime.date, datetime.datetime, datetime.time)):
+        return key.isoformat()
+    return str(key)
+
+
+class _KeyClash(Exception):
+    """A key that is not text spells, as JSON writes it, the same as a text key of its mapping."""
+
+    def __init__(self, at: str, key: str) -> None:
+        super().__init__(at, key)
+        self.at, self.key = at, key
+
+
+def _text_keys(data: Any, where: str = "") -> tuple[Any, list[tuple[str, Any]]]:
+    """``data`` with every mapping key that is not text replaced by the text JSON writes for it
+    (``null``, ``true``, ``5``, ``1.5``), and the ``(path, key)`` of each such key, first first.
+    A YAML catalog's unquoted ``on:``, ``null:`` or ``5:`` under ``properties`` is a boolean, None
+    or a number; registration named such a property ``True`` or ``None`` (Python's spelling) while
+    the schema the server sends, written as JSON, says ``true`` or ``null``. Keys that collide are
+    refused by the reader before this (:mod:`toolsearch.engine.readers`).
+
+    Raises:
+        _KeyClash: such a key is written, as JSON writes it, as a text key beside it (``5:`` and
+            ``'5':``), so a JSON request would hold one property twice.
+    """
+    found: list[tuple[str, Any]] = []
+
+    def walk(value: Any, at: str) -> Any:
+        if isinstance(value, Mapping):
+            out = {}
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    found.append((at, key))
+                    key = _key_text(key)  # noqa: PLW2901 - the key as JSON writes it
+                    if key in value:
+                        raise _KeyClash(at, key)
+                out[key] = walk(item, f"{at}.{key}")
+            return out
+        if isinstance(value, list):
+            return [walk(item, f"{at}[{i}]") for i, item in enumerate(value)]
+        return value
+
+    stack, plain = [data], True  # a quick pass first: nearly every schema has text keys only
+    while stack and plain:
+        value = stack.pop()
+        if isinstance(value, Mapping):
+            plain = all(isinstance(k, str) for k in value)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return (data, found) if plain else (walk(data, where), found)
 
 
 def _skipped(raw: Any, tools: Sequence[Tool]) -> int:
