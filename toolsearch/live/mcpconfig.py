@@ -1100,6 +1100,12 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
 #: the harness does not read: said, since the servers' tools are then counted unfiltered.
 _CLIENT_TOOL_FILTERS = ("includeTools", "excludeTools")
 
+#: Other clients' sign-in settings for a server (Claude Code's and Gemini CLI's ``oauth``, an
+#: ``auth`` block, Gemini CLI's ``authProviderType``): toolsearch signs in to nothing, so a server
+#: that needs it refuses the connection (HTTP 401). Said by key only: their values hold client
+#: secrets.
+_CLIENT_SIGN_IN_KEYS = ("oauth", "auth", "authProviderType")
+
 
 def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[str, str] | None,
                   workspace: str | Path | None, base_dir: str | Path | None, warnings: list[str],
@@ -1118,6 +1124,11 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         if filter_key in raw:  # Gemini CLI's own filter: Hermes reads tools.include / tools.exclude instead
             warnings.append(f"{where}.{filter_key}: not applied (a Gemini CLI filter; the harness filters with "
                             "tools.include and tools.exclude): every tool the server lists is counted")
+    for sign_in in _CLIENT_SIGN_IN_KEYS:
+        if sign_in in raw:
+            warnings.append(f"{where}.{sign_in}: not applied (toolsearch does not sign in with OAuth; give a token in "
+                            "'headers', e.g. Authorization: Bearer ${TOKEN}): a server that needs a sign-in refuses "
+                            "the connection (HTTP 401)")
     unresolved: list[str] = []
     resolved: list[str] = []
     entry = _interpolate_deep(dict(raw), environ, context, kind == "mcpServers", unresolved, resolved)
