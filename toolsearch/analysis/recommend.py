@@ -1364,6 +1364,28 @@ def lowered_servers(ladder: Ladder, config: ToolSearchConfig,
             if a.context_length in lowered]
 
 
+def raised_changes(ladder: Ladder, config: ToolSearchConfig, rec: MultiRecommendation) -> list[tuple[int | None, str]]:
+    """Where ``rec`` lists more than the settings ``config`` has now: ``[(context length or None,
+    change in words (:func:`outcome_change`: ``"better: 4 → 5 of 5 servers named"``)), ...]`` in the
+    order of ``rec.contexts``; the counterpart of :func:`lowered_changes`, the same words the Tuning
+    page's change column gives."""
+    lengths = [c.context_length for c in rec.contexts]
+    current = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
+    changes = [(b.context_length, outcome_change(a, b)) for a, b in zip(current, rec.contexts)]
+    return [(c, change) for c, change in changes if change.startswith("better")]
+
+
+def raised_words(config: ToolSearchConfig, raised: Sequence[tuple[int | None, str]]) -> str:
+    """Where ``rec`` lists more than the current settings (``raised`` from :func:`raised_changes`,
+    not empty), in one line, as ``recommend`` prints it: ``lists more than the current settings
+    (threshold_pct 2%, listing_max_tokens 1,000) at 32K (better: 4 → 5 of 5 servers named)``
+    (``default`` settings when ``config`` has the defaults)."""
+    defaults = (config.threshold_pct, config.listing_max_tokens) == (C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)
+    settings = "default" if defaults else "current"
+    return (f"lists more than the {settings} settings ({settings_words(config.threshold_pct, config.listing_max_tokens)}) "
+            f"at {lowered_where(raised)}")
+
+
 def headroom_listing_as_much(ladder: Ladder, config: ToolSearchConfig, rec: MultiRecommendation) -> int | None:
     """The smallest headroom (a whole %, at most :data:`~toolsearch.engine.constants.HEADROOM_PCT_MAX`)
     with which the same question as ``rec`` (goal, per-length goals, exceptions, kept servers, context
@@ -1540,6 +1562,10 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     action = headroom_action_words(rec, surface)
     lines.append(f"headroom: {rec.headroom_words} · {rec.growth_words}" + (f" · {action}" if action else ""))
     lines += request_costs
+    if ladder is not None and not rec.inactive:
+        raised = raised_changes(ladder, config, rec)
+        if raised:
+            lines.append(raised_words(config, raised))
     if lowered:
         lines.append(lowered_words(rec, config, lowered, ladder))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
