@@ -15,6 +15,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from conftest import run_cli, write_json, write_yaml
 
 LONG_SERVER = "s" * 100_000
@@ -50,6 +51,8 @@ def test_runner_safe_marks_a_leading_double_colon_after_whitespace_too():
     assert runner_safe("a::error::x") == "a::error::x"
     assert runner_safe(":one colon") == ":one colon"
     assert runner_safe("a ##[error]x ###[warning]y") == "a #⟨U+0023⟩[error]x ##⟨U+0023⟩[warning]y"
+    assert runner_safe("::a ##vso[task.setvariable variable=X]1") == (
+        "⟨U+003A⟩:a #⟨U+0023⟩vso[task.setvariable variable=X]1")
     table = text_table([["", "::error::x"], ["::warning::y", 1]], ["a", "b"])
     assert _runner_commands(table) == []
     assert "⟨U+003A⟩:warning::y" in table and "⟨U+003A⟩:error::x" in table
@@ -116,43 +119,56 @@ def test_eval_task_table_and_misses_mark_a_task_id_that_is_a_runner_command(tmp_
     assert "  ⟨U+003A⟩:error::forged task: create_issue for 'zzz qqq'" in result.stdout
 
 
-def test_the_legacy_runner_command_form_is_marked_anywhere_in_a_table_or_listing_line(tmp_path: Path):
-    """The runner also reads ``##[error]…`` as a command, anywhere in a line (its legacy form)."""
-    catalog = write_json(tmp_path / "legacy.json", {"servers": [{"name": "a ##[error]forged", "tools": [
+#: The log commands a runner reads anywhere in a line: GitHub's legacy form and Azure Pipelines'.
+ANYWHERE = pytest.mark.parametrize("form", ["##[error]", "##vso[task.setvariable variable=X]"],
+                                   ids=["github-legacy", "azure-vso"])
+
+
+@ANYWHERE
+def test_the_legacy_runner_command_form_is_marked_anywhere_in_a_table_or_listing_line(tmp_path: Path, form: str):
+    """The runner also reads ``##[error]…`` as a command, anywhere in a line (its legacy form), and an
+    Azure Pipelines agent ``##vso[…]…``."""
+    catalog = write_json(tmp_path / "legacy.json", {"servers": [{"name": f"a {form}forged", "tools": [
         {"name": "t", "description": "A tool.", "inputSchema": {"type": "object"}}]}]})
     for args in (["plan", catalog, "--context-length", "200k"], ["costs", catalog], ["collapse", catalog]):
         result = run_cli(*args)
         assert result.returncode == 0, result.stderr
-        assert "##[" not in result.stdout, args
-        assert "a #⟨U+0023⟩[error]forged" in result.stdout, args
+        assert "##[" not in result.stdout and "##vso[" not in result.stdout, args
+        assert f"a #⟨U+0023⟩{form[2:]}forged" in result.stdout, args
 
 
-def test_check_marks_the_legacy_runner_command_form_in_its_failure_lines(tmp_path: Path):
+@ANYWHERE
+def test_check_marks_the_legacy_runner_command_form_in_its_failure_lines(tmp_path: Path, form: str):
     """``check`` names collapsed servers in its failure lines; the Markdown format escapes ``[``."""
-    servers = [{"name": f"big ##[error]forged {i}", "tools": [
+    servers = [{"name": f"big {form}forged {i}", "tools": [
         {"name": f"tool_{j}", "description": "Does one thing among many. " * 8, "inputSchema": {"type": "object"}}
         for j in range(30)]} for i in range(3)]
     catalog = write_json(tmp_path / "legacy.json", {"servers": servers})
     result = run_cli("check", catalog, "--context-lengths", "8k", "--goal", "names", "--keep", servers[0]["name"])
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "##[" not in result.stdout
-    assert "big #⟨U+0023⟩[error]forged" in result.stdout
+    assert "##[" not in result.stdout and "##vso[" not in result.stdout
+    assert f"big #⟨U+0023⟩{form[2:]}forged" in result.stdout
     markdown = run_cli("check", catalog, "--context-lengths", "8k", "--goal", "names", "--format", "markdown")
-    assert "##[" not in markdown.stdout and "big ##\\[error\\]forged" in markdown.stdout
+    escaped = form.replace("[", "\\[").replace("]", "\\]")
+    assert "##[" not in markdown.stdout and "##vso[" not in markdown.stdout
+    assert f"big {escaped}forged" in markdown.stdout
 
 
-def test_the_summary_line_of_format_github_marks_the_legacy_runner_command_form(tmp_path: Path):
-    """``--format github``: every line but the summary is a ``::`` command (the runner then reads no
-    legacy ``##[`` in it); the summary line is plain text, so ``##[`` there is marked."""
-    servers = [{"name": f"big ##[error]forged {i}", "tools": [
+@ANYWHERE
+def test_the_summary_line_of_format_github_marks_the_legacy_runner_command_form(tmp_path: Path, form: str):
+    """``--format github``: every line but the summary is a ``::`` command (a GitHub runner then reads
+    no legacy ``##[`` in it); the summary line is plain text, so ``##[`` there is marked. An Azure
+    agent reads ``##vso[`` in any line, so it is marked in the ``::`` lines too."""
+    servers = [{"name": f"big {form}forged {i}", "tools": [
         {"name": f"tool_{j}", "description": "Does one thing among many. " * 8, "inputSchema": {"type": "object"}}
         for j in range(30)]} for i in range(3)]
-    catalog = write_json(tmp_path / "legacy.json", {"name": "cat ##[error]x", "servers": servers})
+    catalog = write_json(tmp_path / "legacy.json", {"name": f"cat {form}x", "servers": servers})
     check = run_cli("check", catalog, "--context-lengths", "8k", "--goal", "names", "--keep", servers[0]["name"],
                     "--format", "github")
     lint = run_cli("lint", catalog, "--format", "github")
     for result in (check, lint):
         plain = [line for line in result.stdout.splitlines() if not line.startswith("::")]
         assert plain and not [line for line in plain if "##[" in line], result.stdout
-    assert "big #⟨U+0023⟩[error]forged 0" in check.stdout.splitlines()[-1]
-    assert "cat #⟨U+0023⟩[error]x" in lint.stdout.splitlines()[-1]
+        assert "##vso[" not in result.stdout
+    assert f"big #⟨U+0023⟩{form[2:]}forged 0" in check.stdout.splitlines()[-1]
+    assert f"cat #⟨U+0023⟩{form[2:]}x" in lint.stdout.splitlines()[-1]

@@ -1223,9 +1223,10 @@ class TerminalSafeStream:
     shows. Every C0 control except newline and tab, DEL and every C1 control, and every other
     invisible character, is written as the marker the app and the report show (``⟨U+001B⟩``,
     ``⟨U+202E⟩``, :func:`~toolsearch.engine.invisible.reveal`); JSON output is unaffected (it
-    already escapes both). A ``##[``, which a GitHub Actions runner reads as a command anywhere in a
-    line, is written ``#⟨U+0023⟩[`` (:func:`~toolsearch.cli.textfmt.legacy_command_safe`; JSON writes
-    ``##\\u005b``). Data meant for a file (CSV, a catalog) goes through :meth:`write_data`."""
+    already escapes both). A ``##[`` or ``##vso[``, which a GitHub Actions runner or an Azure Pipelines
+    agent reads as a command anywhere in a line, is written ``#⟨U+0023⟩[``, ``#⟨U+0023⟩vso[``
+    (:func:`~toolsearch.cli.textfmt.legacy_command_safe`; JSON writes ``##\\u005b``, ``##vso\\u005b``).
+    Data meant for a file (CSV, a catalog) goes through :meth:`write_data`."""
 
     def __init__(self, inner: Any, name: str = "standard output"):
         self._inner = inner
@@ -1273,7 +1274,7 @@ class TerminalSafeStream:
     def write(self, text: str) -> int:
         if not self.cited_docs and cites_docs_page(text):
             self.cited_docs = True
-        # a line of text is a line of a CI log: '##[' in it (catalog, server or session text) is marked
+        # a line of text is a line of a CI log: '##[' or '##vso[' in it (catalog, server or session text) is marked
         self._put(self._encodable(legacy_command_safe(reveal(_terminal_safe(text)))))
         return len(text)
 

@@ -26,7 +26,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ConfigError, ToolsearchError
 from ..engine.inspector import Inspector
-from .textfmt import ascii_digits, github_command, one_line, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
+from .textfmt import RUNNER_ANYWHERE_COMMAND, ascii_digits, github_command, legacy_command_safe, one_line, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
 
 #: Shipped sample paths that :func:`use_shipped_samples` put in place of an argument, each with
 #: the argument as the user typed it (``docs/examples/diff-monday.yaml``), for output that names
@@ -924,10 +924,12 @@ def live_progress(status) -> None:
 def dumps_json(value: Any, indent: int | None = 2) -> str:
     """``value`` as JSON text that is safe to print on a terminal
     (:func:`toolsearch.engine.invisible.json_text`: invisible characters, controls and lone
-    surrogates as ``\\uXXXX`` escapes; ``json.loads`` gives back ``value`` exactly). A ``##[`` inside a
-    string (a runner command anywhere in a line of a CI log) is written ``##\\u005b``: the same value
-    parsed, not a command in the log."""
-    return json_text(value, indent).replace("##[", "##\\u005b")  # '#' is only ever inside a string
+    surrogates as ``\\uXXXX`` escapes; ``json.loads`` gives back ``value`` exactly). A ``##[`` or
+    ``##vso[`` inside a string (a CI runner's command anywhere in a line of its log,
+    :data:`~toolsearch.cli.textfmt.RUNNER_ANYWHERE_COMMANDS`) is written ``##\\u005b``,
+    ``##vso\\u005b``: the same value parsed, not a command in the log."""
+    # '#' is only ever inside a string, and a string's '[' may be written as \u005b
+    return RUNNER_ANYWHERE_COMMAND.sub(lambda m: m.group()[:-1] + "\\u005b", json_text(value, indent))
 
 
 #: What a spreadsheet reads as the start of a formula when a cell begins with it (or a tab or
@@ -938,10 +940,11 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     """Write ``header`` and ``rows`` as CSV on stdout (:func:`write_data`). A text cell (or column name) from a
     catalog has its control characters written as markers (``⟨U+001B⟩``,
-    :func:`toolsearch.engine.invisible.mark_controls`; newline and tab are kept, CSV quotes them),
-    and one that a spreadsheet would run as a formula (``=HYPERLINK(…)``, ``@SUM(…)``, ``+1``,
-    ``-1+1``) gets a leading ``'``, which spreadsheets read as "this is text"; numbers are written
-    as they are."""
+    :func:`toolsearch.engine.invisible.mark_controls`; newline and tab are kept, CSV quotes them)
+    and each ``##[`` or ``##vso[`` in it as ``#⟨U+0023⟩[``, ``#⟨U+0023⟩vso[`` (a CI runner's command
+    anywhere in a line, :func:`~toolsearch.cli.textfmt.legacy_command_safe`), and one that a
+    spreadsheet would run as a formula (``=HYPERLINK(…)``, ``@SUM(…)``, ``+1``, ``-1+1``) gets a
+    leading ``'``, which spreadsheets read as "this is text"; numbers are written as they are."""
     import csv  # noqa: PLC0415
     import io  # noqa: PLC0415
 
@@ -950,7 +953,9 @@ def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     def cell(value: Any) -> Any:
         if not isinstance(value, str):
             return value
-        value = mark_controls(value)  # ESC as ⟨U+001B⟩, as every surface writes it
+        # ESC as ⟨U+001B⟩, as every surface writes it; '##vso[' as '#⟨U+0023⟩vso[': a CSV printed
+        # into a CI log is lines of that log, and an Azure agent has no way to turn its commands off
+        value = legacy_command_safe(mark_controls(value))
         return "'" + value if value.startswith(_FORMULA_START) else value
 
     writer.writerow([cell(name) for name in header])  # a server's name heads its column in sweep

@@ -348,19 +348,26 @@ def one_line(text: str) -> str:
 #: A line of a GitHub Actions log that starts with this, after any leading whitespace (the runner
 #: trims it: ``ActionCommand.TryParseV2``), is a runner command (``::error::…``, ``::stop-commands::…``).
 RUNNER_COMMAND_PREFIX = "::"
-#: The runner's legacy command form (``##[error]…``), which it reads anywhere in a line
-#: (``ActionCommand.TryParse`` looks for it with ``IndexOf``).
-RUNNER_LEGACY_COMMAND = "##["
+#: The log commands a CI runner reads anywhere in a line, not only at its start: a GitHub Actions
+#: runner's legacy form ``##[error]…`` (``ActionCommand.TryParse`` looks for it with ``IndexOf``)
+#: and an Azure Pipelines agent's ``##vso[task.setvariable …]…`` (its ``Command.TryParse`` too,
+#: case-sensitive). Each begins ``##`` and ends ``[``.
+RUNNER_ANYWHERE_COMMANDS = ("##[", "##vso[")
+#: Any of :data:`RUNNER_ANYWHERE_COMMANDS`.
+RUNNER_ANYWHERE_COMMAND = re.compile("|".join(re.escape(form) for form in RUNNER_ANYWHERE_COMMANDS))
 
 
 def legacy_command_safe(text: str) -> str:
-    """``text`` with each ``##[`` (:data:`RUNNER_LEGACY_COMMAND`, a runner command anywhere in a line
-    of a CI log) written ``#⟨U+0023⟩[``, the marker every surface uses for a dangerous character;
-    anything else unchanged. Every line the command prints as text goes through it
-    (``TerminalSafeStream``), so a sentence naming a server, a tool or a session (a note, a warning, a
-    lint finding) cannot forge an annotation either; JSON writes the bracket as ``\\u005b`` instead
-    (:func:`toolsearch.cli.common.dumps_json`), which parses back to the same value."""
-    return text.replace(RUNNER_LEGACY_COMMAND, "#" + marker("#") + "[") if RUNNER_LEGACY_COMMAND in text else text
+    """``text`` with each log command a CI runner reads anywhere in a line
+    (:data:`RUNNER_ANYWHERE_COMMANDS`: ``##[`` and ``##vso[``) written with its second ``#`` as the
+    marker every surface uses for a dangerous character, ``#⟨U+0023⟩[``, ``#⟨U+0023⟩vso[``; anything
+    else unchanged. Every line the command prints as text goes through it (``TerminalSafeStream``),
+    and so does every CSV cell, so a sentence naming a server, a tool or a session (a note, a warning, a
+    lint finding) cannot forge an annotation or set a pipeline variable either; JSON writes the bracket
+    as ``\\u005b`` instead (:func:`toolsearch.cli.common.dumps_json`), which parses back to the same value."""
+    if "##" not in text:
+        return text
+    return RUNNER_ANYWHERE_COMMAND.sub(lambda m: "#" + marker("#") + m.group()[2:], text)
 
 
 def runner_safe(text: str) -> str:
@@ -368,7 +375,8 @@ def runner_safe(text: str) -> str:
     marker every surface uses for a dangerous character, ``⟨U+003A⟩:error::…``: a name that begins a
     line (a table's first column, a listing's group heading) cannot make that line a runner command
     in a CI log. Indenting would not do: the runner trims leading whitespace before it looks. The
-    legacy form ``##[`` is a command anywhere in a line, so each one is written ``#⟨U+0023⟩[``.
+    forms ``##[`` and ``##vso[`` are commands anywhere in a line, so each is written ``#⟨U+0023⟩[``,
+    ``#⟨U+0023⟩vso[`` (:func:`legacy_command_safe`).
     Anything else is returned unchanged."""
     text = legacy_command_safe(text)
     stripped = text.lstrip()

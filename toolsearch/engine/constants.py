@@ -55,9 +55,9 @@ SHOWN_VALUE_MAX_CHARS = 80
 #: lint tables); past it, cut with ``…`` and its length (:func:`~.invisible.quoted_short`). Room for
 #: every name a harness accepts (64) and most a server sends, not for a 100,000-character one.
 SHOWN_NAME_MAX_CHARS = 200
-#: Longest catalog name from a link (``?catalog=``) that the app's fallback notice quotes whole: every
-#: shipped sample's name fits. A longer one is cut with ``…`` and its length, so a crafted link cannot
-#: put a paragraph of its own words (a fake alert, a URL to visit) into the app's notice.
+#: Longest name from a link (``?catalog=``, ``?with=``, ``?sessions=``) that the app's notices quote
+#: whole: every shipped sample's name fits. A longer one is cut with ``…`` and its length, so a crafted
+#: link cannot put a paragraph of its own words (a fake alert, a URL to visit) into the app's notice.
 LINK_NAME_MAX_CHARS = 40
 FORMS = ("full", "names", "mixed", "groups", "none")
 SERVER_STATES = ("full", "names", "summary", "hidden", "visible")

@@ -311,9 +311,7 @@ def _init_state() -> None:
                             f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead. Choose "
                             f"“{_LINK_SOURCES[asked]}” under Catalog source to load them again.", True))
         else:
-            named = (f"“{md_escape(visible_name(asked))}”" if len(asked) <= C.LINK_NAME_MAX_CHARS else
-                     f"“{md_escape(visible_name(asked[:C.LINK_NAME_MAX_CHARS - 1]))}…” ({len(asked):,} characters)")
-            notices.append((f"The link names a catalog {named} that is not a shipped sample, so the "
+            notices.append((f"The link names a catalog {link_name(asked)} that is not a shipped sample, so the "
                             f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead.", True))
     if ignored:
         notices.append((f"The link's value for {ignored[0]} is not valid here and was ignored; the default is used."
@@ -543,11 +541,22 @@ def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[
 
 # --- several samples and uploads combined ----------------------------------------------------
 
+def link_name(name: str) -> str:
+    """A name a link carries (``catalog=``, ``with=``, ``sessions=``) as a notice quotes it: in “”,
+    Markdown escaped, invisible characters and line breaks shown as markers (``⟨U+000A⟩``), whole up
+    to :data:`~toolsearch.engine.constants.LINK_NAME_MAX_CHARS` characters and a longer one cut with
+    ``…`` and its length, so a crafted link cannot put a paragraph of its own words into the app's
+    warning."""
+    if len(name) <= C.LINK_NAME_MAX_CHARS:
+        return f"“{md_escape(visible_name(name))}”"
+    return f"“{md_escape(visible_name(name[:C.LINK_NAME_MAX_CHARS - 1]))}…” ({len(name):,} characters)"
+
+
 def _left_out_words(qkey: str, unknown: Sequence[str], known: Sequence[str]) -> str:
     """The notice for the names in a link's list ``qkey`` that are not shipped samples: which names
-    (escaped, invisible characters shown as markers), that they were left out, and the names the
-    list takes (``known``), so a file name typed for a sample name can be put right."""
-    shown = [f"“{md_escape(visible(name))}”" for name in list(dict.fromkeys(unknown))[:MAX_NAMES_SHOWN]]
+    (as :func:`link_name` quotes them, at most :data:`MAX_NAMES_SHOWN`), that they were left out, and
+    the names the list takes (``known``), so a file name typed for a sample name can be put right."""
+    shown = [link_name(name) for name in list(dict.fromkeys(unknown))[:MAX_NAMES_SHOWN]]
     more = len(dict.fromkeys(unknown)) - len(shown)
     if more:
         shown.append(f"{more:,} more")
