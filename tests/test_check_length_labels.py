@@ -21,8 +21,8 @@ def test_check_text_writes_lengths_as_recommend_does():
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
     # the verdict names where it fails; the goal line, every length checked
-    assert lines[0] == ("toolsearch check failed at 4K and 12,345 tokens: every tool with its short description "
-                        "(form full) at 4K, 12,345 tokens, 1M")
+    assert lines[0] == ("toolsearch check failed at 4K and 12,345 tokens: goal missed · checked every tool with its "
+                        "short description (form full) at 4K, 12,345 tokens, 1M")
     assert [line.split("  ")[0] for line in lines[4:7]] == ["4K", "12,345 tokens", "1M"]
     assert any(line.startswith("at 4K and 12,345 tokens: the listing is mixed at 4K (tier 1; 3 of 5 servers named; "
                                "a budget of 200 tokens) and names at 12,345 tokens (") for line in lines), lines
@@ -34,14 +34,15 @@ def test_check_text_writes_lengths_as_recommend_does():
 
 def test_check_markdown_and_github_write_the_same_labels_and_json_the_numbers():
     markdown = run_cli(*ARGS, "--format", "markdown").stdout
-    assert markdown.startswith("### toolsearch check failed at 4K and 12,345 tokens: every tool with its short ")
+    assert markdown.startswith("### toolsearch check failed at 4K and 12,345 tokens: goal missed · checked every tool "
+                               "with its short ")
     assert "Context lengths 4K, 12,345 tokens, 1M · threshold_pct 5%, listing_max_tokens 4,000," in markdown
     assert "\n| 4K | 200 | 1 | mixed |" in markdown and "\n| 1M | 4,000 | 1 | full |" in markdown
     assert "\n- at 4K and 12,345 tokens: the listing is" in markdown
     github = run_cli(*ARGS, "--format", "github").stdout.splitlines()
     assert github[0].startswith("::error title=toolsearch check%3A goal missed,") and "::at 4K and 12,345 tokens: " in github[0]
-    assert github[-1].startswith("toolsearch check failed (1 condition missed): every tool with its short "
-                                 "description (form full) at 4K, 12,345 tokens, 1M; threshold_pct 5%, "
+    assert github[-1].startswith("toolsearch check failed (1 condition missed): goal missed · checked every tool with "
+                                 "its short description (form full) at 4K, 12,345 tokens, 1M; threshold_pct 5%, "
                                  "listing_max_tokens 4,000,")
     data = json.loads(run_cli(*ARGS, "--format", "json").stdout)
     assert [c["context_length"] for c in data["contexts"]] == [4_000, 12_345, 1_000_000]

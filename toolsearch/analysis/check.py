@@ -29,9 +29,11 @@ from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiReco
     recommend_for_contexts, requirement_misses, servers_without_tools
 from .quantities import form_word, length_label
 from .sweep import FORM_RANK, Ladder, listing_ladder
+from .wording import MISS_WORDS
 
-__all__ = ["GOALS", "BaselineChange", "CheckResult", "LengthCheck", "Miss", "ServerWorse", "check_catalog",
-           "failure_items", "failure_lines", "goal_failures", "headroom_failures", "worse_lines", "worse_than_baseline"]
+__all__ = ["GOALS", "MISS_WORDS", "BaselineChange", "CheckResult", "LengthCheck", "Miss", "ServerWorse",
+           "check_catalog", "checked_words", "failure_items", "failure_lines", "goal_failures", "headroom_failures",
+           "missed_conditions", "verdict_words", "worse_lines", "worse_than_baseline"]
 
 #: A server's state, best (0) to worst: what "a server is listed worse" compares
 #: (:func:`worse_than_baseline`). ``visible``: every tool sent with its schema (tier 0).
@@ -284,7 +286,7 @@ class CheckResult:
         return all(c.holds for c in self.lengths)
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``check --format json`` object."""
+        """The ``check --format json`` object (``missed``: :func:`missed_conditions`)."""
         return {"passed": self.passed, "goal": self.goal, "goal_words": self.goal_words,
                 "except": list(self.except_servers), "keep": list(self.keep_servers), "headroom_pct": self.headroom_pct,
                 "max_listing_tokens": self.max_listing_tokens, "fail_on_worse": self.fail_on_worse,
@@ -295,6 +297,7 @@ class CheckResult:
                     "threshold_pct": self.baseline_config.threshold_pct,
                     "listing_max_tokens": self.baseline_config.listing_max_tokens,
                     "enabled": self.baseline_config.enabled, "listing": self.baseline_config.listing},
+                "missed": list(missed_conditions(self)),
                 "contexts": [c.to_dict() for c in self.lengths],
                 "suggestion": self.suggestion.to_dict() if self.suggestion else None}
 
@@ -650,6 +653,42 @@ def failure_lines(result: CheckResult) -> tuple[str, ...]:
     reads as that length's :attr:`LengthCheck.failures` sentence; at several, one sentence gives
     each length's figures in the order of the lengths (the table above it gives the rest)."""
     return tuple(line for _, line in failure_items(result))
+
+
+def missed_conditions(result: CheckResult) -> tuple[str, ...]:
+    """The kinds of condition the check misses, as :data:`MISS_WORDS` says them, each once, in the
+    order :func:`failure_lines` gives them (``("goal missed", "listing over the limit")``); empty
+    when it passes. Every format's verdict names them (``--format json``: ``missed``)."""
+    return tuple(dict.fromkeys(MISS_WORDS[kind] for kind, _ in failure_items(result)))
+
+
+def checked_words(result: CheckResult) -> str:
+    """Everything the check asks at each length, in words: the goal (:attr:`CheckResult.goal_words`),
+    then ``listing at most 3,000 tokens``, ``10% headroom`` and ``no worse than the baseline``
+    when they were asked (``--max-listing-tokens``, ``--headroom``, ``--fail-on-worse``)."""
+    words = result.goal_words
+    if result.max_listing_tokens is not None:
+        words += f"; listing at most {result.max_listing_tokens:,} tokens"
+    if result.headroom_pct:
+        words += f"; {result.headroom_pct:g}% headroom"
+    if result.fail_on_worse:
+        words += "; no worse than the baseline"
+    return words
+
+
+def verdict_words(result: CheckResult, lengths: bool = True) -> str:
+    """What the verdict line says after ``toolsearch check passed:`` / ``failed …:``: when it passes,
+    what was checked (:func:`checked_words`); when it fails, the conditions missed
+    (:func:`missed_conditions`) first, then ``· checked`` and what was checked, so a line never
+    reads as if the conditions that held were the ones missed. With ``lengths``, the context lengths
+    checked end it (``at 32K, 200K``), unless per-length goals name them already."""
+    words = checked_words(result)
+    if lengths and not result.length_goals:  # per-length goals name their lengths
+        labels = ", ".join(length_label(c.outcome.context_length) for c in result.lengths)
+        known = all(c.outcome.context_length for c in result.lengths)
+        words += f" at {labels}" if known else f" at the context lengths {labels}"
+    missed = missed_conditions(result)
+    return f"{_joined(missed)} · checked {words}" if missed else words
 
 
 def worse_lines(result: CheckResult) -> tuple[str, ...]:

@@ -94,7 +94,7 @@ def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Se
     or with per-length goals ``"every server at names or better at 32K; every tool with its short
     description (form full) at 200K and 1M"`` (``context_lengths`` orders them; the lengths of
     ``length_goals`` alone without it). Kept servers (``--keep``) under a goal that already holds every
-    server at names or better read ``"every server at names or better, slack included"``. Server names are catalog text: invisible characters are
+    server at names or better read ``"every server at names or better, slack kept named"``. Server names are catalog text: invisible characters are
     shown as markers, line breaks too (:func:`toolsearch.engine.invisible.reveal_line`): the words are
     one line, the heading of the verdict."""
     except_servers = [reveal_line(name) for name in except_servers]
@@ -113,7 +113,7 @@ def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Se
     if except_servers:
         text += f", except {', '.join(except_servers)} (may collapse)"
     if keep_servers and GOAL_FORMS[goal] in ("full", "names"):  # the goal already holds every server there
-        text += f", {', '.join(keep_servers)} included"
+        text += f", {', '.join(keep_servers)} kept named"
     elif keep_servers:
         text += f"; {', '.join(keep_servers)} at names or better"
     return text
@@ -420,13 +420,19 @@ class MultiRecommendation:
 
     @property
     def beyond_goal(self) -> tuple[ContextOutcome, ...]:
-        """With per-length goals, the lengths whose listing form is better than their own goal asks
-        (a longer length never gets a smaller budget than a shorter one, and the cap is shared);
-        ``()`` with one goal for every length."""
-        if not self.length_goals:
-            return ()
-        return tuple(c for c in self.contexts if c.tier > 0 and c.listing_form != "none"
-                     and FORM_RANK[c.listing_form] < FORM_RANK[GOAL_FORMS[self.goal_at(c.context_length)]])
+        """The lengths whose listing gives more than their own goal asks, in the order of
+        :attr:`contexts`: a listing larger than the budget that length's goal needs
+        (:attr:`length_goal_budgets`, its per-server requirements and headroom included), so a
+        later step of the ladder: a better form than the goal's, or a mixed listing naming more
+        servers than a ``listed`` goal asks. One threshold_pct and one listing_max_tokens serve
+        every length, so a length may get a larger budget than its own goal needs: with per-length
+        goals (a longer length never gets a smaller budget, and the cap is shared), and with one
+        goal too (the cap's smallest value). A form better than the goal's alone is not more: a
+        kept server, or a catalog of one server, can make it the cheapest the goal allows. With
+        headroom, a listing larger than the goal's but within the budget it needs is not counted."""
+        needs = self.length_goal_budgets or tuple(self.goal_budget for _ in self.contexts)
+        return tuple(c for c, need in zip(self.contexts, needs) if c.tier > 0 and c.listing_form != "none"
+                     and need is not None and c.listing_tokens > need)
 
     @property
     def inactive(self) -> bool:
@@ -1520,6 +1526,23 @@ def gate_line_text(label: str, command: str | None, words: str) -> str:
     return f"{label}: {command}" + (f" ({words})" if words else "")
 
 
+def beyond_goal_line(rec: MultiRecommendation) -> str:
+    """Where the settings list more than a length's own goal asks (:attr:`MultiRecommendation.beyond_goal`),
+    and why, in one line: each length with its form, and with its servers named when the form is
+    the one its goal asks (``32K (mixed, 9 of 10 servers named)``); ``""`` where none does."""
+    def listed(c: ContextOutcome) -> str:
+        if FORM_RANK[c.listing_form] < FORM_RANK[GOAL_FORMS[rec.goal_at(c.context_length)]] or not c.servers_total:
+            return form_word(c.listing_form)
+        return f"{form_word(c.listing_form)}, {c.servers_named:,} of {c.servers_total:,} servers named"
+
+    beyond = rec.beyond_goal
+    if not beyond:
+        return ""
+    return ("more than the goal asks at " + ", ".join(f"{context_words(c.context_length)} ({listed(c)})" for c in beyond)
+            + ": one threshold_pct and one listing_max_tokens serve every length, and the budget never shrinks as "
+              "the context length grows")
+
+
 def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                          lowered: Sequence[tuple[int | None, str]], ladder: Ladder | None = None,
                          surface: str = "cli", request_costs: Sequence[str] = ()) -> list[str]:
@@ -1547,12 +1570,9 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                   + (f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct else "")]
         if rec.cap_floor_words:
             lines.append(rec.cap_floor_words)
-        beyond = rec.beyond_goal
-        if beyond:
-            lines.append("more than the goal asks at " + ", ".join(
-                f"{context_words(c.context_length)} ({form_word(c.listing_form)})" for c in beyond)
-                + ": the budget never shrinks as the context length grows, and listing_max_tokens is one cap "
-                  "for every length")
+        line = beyond_goal_line(rec)
+        if line:
+            lines.append(line)
     else:
         worst = rec.worst
         lines += [f"not reachable at {lengths_scope_words(rec)}: {rec.reason}"

@@ -19,6 +19,14 @@ SEVERITY_NOUNS: dict[str, tuple[str, str]] = {
 }
 
 
+#: Each kind of condition ``toolsearch check`` can miss (:attr:`toolsearch.analysis.check.Miss.kind`)
+#: in a few words: what its verdict says was missed (:func:`toolsearch.analysis.check.missed_conditions`),
+#: the title of its annotation (``check --format github``) and the cause a failing row of its table names.
+MISS_WORDS: dict[str, str] = {"keep": "a server to keep collapsed", "goal": "goal missed",
+                              "size": "listing over the limit", "headroom": "headroom missed",
+                              "worse": "worse than the baseline"}
+
+
 def percent(share: float | None) -> str:
     """A share (0-1) as the app and the CLI print it: one decimal and a percent sign (``28.6%``);
     ``"—"`` for ``None`` (nothing to divide by)."""

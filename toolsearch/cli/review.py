@@ -28,7 +28,7 @@ from ..engine.invisible import quoted
 from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
 from ..analysis.sweep import listing_ladder
-from ..analysis.wording import agree, counted, settings_words, share_cell
+from ..analysis.wording import MISS_WORDS, agree, counted, settings_words, share_cell
 from ..analysis.review import DEFAULT_QUERIES, companion_query_file, source_date_epoch_problem, default_strategies, report_context_length, \
     review_report
 from ..engine import constants as C
@@ -612,28 +612,34 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
     (:func:`toolsearch.analysis.check.failure_lines`), and the settings that would reach it (a tab
     or line break in a server name written as an escape, :func:`~toolsearch.cli.textfmt.one_line`)."""
     from ..analysis.check import failure_lines  # noqa: PLC0415
-    from ..analysis.recommend import LISTING_OFF_ACTION, LISTING_OFF_REASON  # noqa: PLC0415
 
-    lines = [one_line(line) for line in failure_lines(result)]  # one line per condition missed
+    # one line per condition missed
+    return [one_line(line) for line in failure_lines(result)] + [line for _, line in _suggestion_lines(result)]
+
+
+def _suggestion_lines(result: check_mod.CheckResult) -> list[tuple[str, str]]:
+    """The settings that would reach the goal, or why none does, as ``(kind, line)``: ``settings``
+    for that line, ``large share`` for each length where the suggested listing takes a large share
+    of the context, said as ``recommend`` says it (:func:`toolsearch.analysis.recommend.large_share_lines`);
+    empty when the check passes or only the baseline comparison fails it."""
+    from ..analysis.recommend import LISTING_OFF_ACTION, LISTING_OFF_REASON, large_share_lines  # noqa: PLC0415
+
     s = result.suggestion
-    if s is not None:
-        if s.reached:
-            lines.append(f"settings that reach it at every length: {settings_words(s.threshold_pct, s.listing_max_tokens)}"
-                         + (f" (listing up to {max(o.listing_tokens for o in s.contexts):,} tokens)"
-                            if s.contexts else "")
-                         + (f", with {s.headroom_pct:g}% headroom" if s.headroom_pct else
-                            "; tight, with no room to grow: toolsearch recommend --headroom PCT leaves some"))
-        else:
-            lines.append(f"no setting reaches it at every length: {s.reason}"
-                         + (f"; {LISTING_OFF_ACTION}" if s.reason == LISTING_OFF_REASON else "")
-                         + (f"; {s.lower_goal_words}" if s.lower_goal_words else ""))  # as recommend suggests it
-    return lines
+    if s is None:
+        return []
+    if not s.reached:
+        return [("settings", f"no setting reaches it at every length: {s.reason}"
+                             + (f"; {LISTING_OFF_ACTION}" if s.reason == LISTING_OFF_REASON else "")
+                             + (f"; {s.lower_goal_words}" if s.lower_goal_words else ""))]  # as recommend suggests it
+    line = (f"settings that reach it at every length: {settings_words(s.threshold_pct, s.listing_max_tokens)}"
+            + (f" (listing up to {max(o.listing_tokens for o in s.contexts):,} tokens)" if s.contexts else "")
+            + (f", with {s.headroom_pct:g}% headroom" if s.headroom_pct else
+               "; tight, with no room to grow: toolsearch recommend --headroom PCT leaves some"))
+    return [("settings", line)] + [("large share", one_line(share)) for share in large_share_lines(s)]
 
 
 #: The annotation title of each kind of failure (:attr:`toolsearch.analysis.check.Miss.kind`).
-GITHUB_TITLES = {"keep": "toolsearch check: a server to keep collapsed", "goal": "toolsearch check: goal missed",
-                 "size": "toolsearch check: listing over the limit", "headroom": "toolsearch check: headroom missed",
-                 "worse": "toolsearch check: worse than the baseline"}
+GITHUB_TITLES = {kind: f"toolsearch check: {words}" for kind, words in MISS_WORDS.items()}
 
 
 def _goal_cell_servers(c: check_mod.LengthCheck) -> str:
@@ -646,8 +652,7 @@ def _goal_cell_servers(c: check_mod.LengthCheck) -> str:
     shown = ", ".join(map(name_cell, failing[:3])) + (f" and {len(failing) - 3} more" if len(failing) > 3 else "")
     causes = [f"collapsed: {shown}"] if failing else []
     # a failure that is no server's (headroom, size, baseline): its condition, as the annotation titles say it
-    causes += list(dict.fromkeys(GITHUB_TITLES[m.kind].removeprefix("toolsearch check: ")
-                                 for m in c.misses if m.kind not in ("keep", "goal")))
+    causes += list(dict.fromkeys(MISS_WORDS[m.kind] for m in c.misses if m.kind not in ("keep", "goal")))
     excepted = f"; excepted, collapsed: {', '.join(map(name_cell, c.excepted_collapsed))}" if c.excepted_collapsed else ""
     return "".join(f", {cause}" for cause in causes) + excepted
 
@@ -657,9 +662,11 @@ def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sourc
     """``check --format github``: an ``::error`` annotation per failure line
     (:func:`toolsearch.analysis.check.failure_items`), a ``::warning`` per length where the change
     makes disclosure worse than the baseline when ``--fail-on-worse`` does not gate it, a
-    ``::notice`` with the settings that would reach the goal, then one summary line (never starting
-    with ``::``). ``file=`` names the catalog when it is one file."""
-    from ..analysis.check import failure_items, worse_lines  # noqa: PLC0415
+    ``::notice`` with the settings that would reach the goal (and one per length where they take a
+    large share of the context), then one summary line naming the conditions missed
+    (:func:`toolsearch.analysis.check.verdict_words`; never starting with ``::``). ``file=`` names
+    the catalog when it is one file."""
+    from ..analysis.check import failure_items, verdict_words, worse_lines  # noqa: PLC0415
     from ..analysis.recommend import keep_forces_lines  # noqa: PLC0415
 
     where = {"file": sources[0]} if len(sources) == 1 and sources[0] != "-" else {}
@@ -670,8 +677,8 @@ def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sourc
     if not result.fail_on_worse:
         for line in worse_lines(result):
             lines.append(github_command("warning", line, title=GITHUB_TITLES["worse"], **where))
-    for line in _verdict_lines(result)[len(items):]:  # the settings that would reach the goal
-        lines.append(github_command("notice", line, title="toolsearch check: settings"))
+    for kind, line in _suggestion_lines(result):  # the settings that would reach the goal
+        lines.append(github_command("notice", line, title=f"toolsearch check: {kind}"))
     for line in keep_forces_lines(result):  # as recommend says it; server names are catalog text
         lines.append(github_command("notice", line, title="toolsearch check: servers kept named"))
     verdict = "passed" if result.passed else f"failed ({counted(len(items), 'condition')} missed)"
@@ -680,21 +687,8 @@ def _github_lines(result: check_mod.CheckResult, config: ToolSearchConfig, sourc
     if old is not None and _settings_words(old) != _settings_words(config):  # as the text output says it
         settings += f" (baseline: {_settings_words(old)})"
     # not a command: '##[error]…' in a server name would make it one (the runner's legacy form, read anywhere)
-    lines.append(runner_safe(one_line(f"toolsearch check {verdict}: {_goal_line(result)}; {settings}")))
+    lines.append(runner_safe(one_line(f"toolsearch check {verdict}: {verdict_words(result)}; {settings}")))
     return lines
-
-
-def _goal_line(result: check_mod.CheckResult) -> str:
-    """What was checked where, as the first line of the text output says it after the verdict:
-    the goal, the limits asked with it and the context lengths (``every server at names or better;
-    listing at most 3,000 tokens at 32K, 200K``)."""
-    lengths = ", ".join(_length(c.outcome.context_length) for c in result.lengths)
-    limit = f"; listing at most {result.max_listing_tokens:,} tokens" if result.max_listing_tokens is not None else ""
-    limit += f"; {result.headroom_pct:g}% headroom" if result.headroom_pct else ""
-    known = all(c.outcome.context_length for c in result.lengths)
-    where = ("" if result.length_goals  # the goal names its lengths
-             else f" at {lengths}" if known else f" at the context lengths {lengths}")
-    return f"{result.goal_words}{limit}{where}"
 
 
 def _settings_words(config: ToolSearchConfig) -> str:
@@ -755,8 +749,6 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
             print(line)
         return status
     lengths = ", ".join(_length(c.outcome.context_length) for c in result.lengths)
-    limit = f"; listing at most {result.max_listing_tokens:,} tokens" if result.max_listing_tokens is not None else ""
-    limit += f"; {result.headroom_pct:g}% headroom" if result.headroom_pct else ""
     settings = f"{_settings_words(config)}, planning tokenizer {result.planning_tokenizer}"  # enabled off is said
     old = result.baseline_config
     if old is not None and _settings_words(old) != _settings_words(config):
@@ -792,7 +784,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     columns_line = (one_line(session_columns_line(evidence.sessions_read, [c.outcome for c in result.lengths]))
                     if evidence is not None else None)
     if args.format == "markdown":
-        print(f"### toolsearch check {verdict}: {_md(result.goal_words)}{limit}")  # server names are catalog text
+        # server names are catalog text; the lengths are on the next line
+        print(f"### toolsearch check {verdict}: {_md(check_mod.verdict_words(result, lengths=False))}")
         print()
         print(f"Context lengths {lengths} · {settings}")
         print()
@@ -813,7 +806,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                 print(f"- {_md(line)}")
         return status
     # server names in these lines are catalog text: '##[error]…' is a runner command anywhere in a line
-    print(runner_safe(f"toolsearch check {verdict}: {_goal_line(result)}"))
+    print(runner_safe(f"toolsearch check {verdict}: {check_mod.verdict_words(result)}"))
     print(runner_safe(settings))
     for line in called_lines:
         print(runner_safe(line))
