@@ -69,6 +69,9 @@ def test_the_json_keys_the_page_lists_are_the_keys_printed():
                                    cwd=ROOT).stdout)
     assert set(recommend) - set(check["suggestion"]) == {"current", "lower_than_current", "headroom_listing_as_much",
                                                               "request_costs"}
+    with_config = json.loads(run_cli("recommend", team, "--context-lengths", "32k,200k", "--goal", "full", "--json",
+                                     "--config", "sample_catalogs/five-servers.yaml", cwd=ROOT).stdout)
+    assert set(with_config) - set(recommend) == {"config_agreement"}
     costs = json.loads(run_cli("costs", team, "--json", cwd=ROOT).stdout)
     costs_doc = DOC.split("`costs --json` prints one object:", 1)[1]
     top = re.findall(r"`([a-z_]+)`", re.sub(r"\([^()]*\)", "", costs_doc.split("\n* each", 1)[0]))

@@ -367,6 +367,13 @@ class MultiRecommendation:
             (``names,32k=any``), as the ``not named`` line suggests it (:func:`_fits_elsewhere`);
             ``lower_goal_words``: that suggestion in a sentence, with what it costs, as ``check``
             says it; both empty otherwise.
+        config_servers: with a harness config (``--config``) whose MCP servers disagree with the
+            catalog's (servers the catalog lacks, servers set up otherwise than the catalog was
+            listed with, catalog servers the config does not configure), one sentence per way they
+            disagree (:meth:`toolsearch.live.config_agreement.ServerAgreement.sentences`): the
+            figures count the servers as the catalog lists them. ``gate_refused``: then why
+            ``check --strict`` refuses the gate line, and until when
+            (:attr:`~toolsearch.live.config_agreement.ServerAgreement.gate_words`); both empty otherwise.
     """
 
     goal: str
@@ -401,6 +408,8 @@ class MultiRecommendation:
     keep_forces: str = ""
     lower_goal: str = ""
     lower_goal_words: str = ""
+    config_servers: tuple[str, ...] = ()
+    gate_refused: str = ""
 
     @property
     def worst(self) -> ContextOutcome:
@@ -545,7 +554,8 @@ class MultiRecommendation:
         headroom asked is kept), ``growth_tokens``, ``growth_tools``, ``unnamed``, ``large_share``
         (the lengths where the listing takes more than :data:`LARGE_SHARE_PCT` % of the context, each
         with ``context_length``, ``listing_tokens`` and ``share_pct``) and, with ``keep_called``,
-        ``keep_called`` (:meth:`KeepCalled.to_dict`)."""
+        ``keep_called`` (:meth:`KeepCalled.to_dict`); ``config_servers`` (:attr:`config_servers`, ``[]``
+        when the config's servers agree with the catalog's) and ``gate_refused`` (``null`` then)."""
         budgets = self.length_budgets or tuple(self.budget_needed for _ in self.contexts)
         # the goal's own need beside the figure the settings are chosen for: out of reach they differ,
         # and one key for both read as if the goal needed the best reachable listing's budget
@@ -564,6 +574,7 @@ class MultiRecommendation:
                                  "share_pct": round(share, 1)} for c, share in large_shares(self)],
                 "no_tools": list(self.no_tools), "keep_forces": self.keep_forces,
                 "lower_goal": self.lower_goal or None,
+                "config_servers": list(self.config_servers), "gate_refused": self.gate_refused or None,
                 **({"keep_called": self.keep_called.to_dict()} if self.keep_called is not None else {})}
 
     def apply(self, config: ToolSearchConfig) -> ToolSearchConfig:
@@ -1470,6 +1481,15 @@ def no_tools_lines(rec: MultiRecommendation) -> list[str]:
     return [line]
 
 
+def config_servers_lines(rec: MultiRecommendation) -> list[str]:
+    """One line per way the harness config's MCP servers disagree with the catalog's
+    (:attr:`MultiRecommendation.config_servers`), as ``recommend`` prints it under its goal line,
+    its ``--yaml`` block comments it under the verdict and its markdown lists it: ``config servers:
+    config.yaml sets up 1 MCP server otherwise than the catalog was listed with ('weather': enabled:
+    false): these figures count its tools as the catalog lists it; …``; ``[]`` when they agree."""
+    return [f"config servers: {sentence}" for sentence in rec.config_servers]
+
+
 def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
                   lowered: Sequence[tuple[int | None, str]], ladder: Ladder | None = None) -> str:
     """Where ``rec`` lists less than the current settings (``config``; ``lowered`` from
@@ -1505,8 +1525,11 @@ def verdict_words(rec: MultiRecommendation) -> str:
     """Whether ``rec`` reaches its goal at every listed context length, in words: ``reached at every
     listed context length`` or ``not reached at every listed context length`` (one length:
     ``reached at the context length 200K``, :func:`lengths_scope_words`), as the heading of
-    ``recommend --format markdown``, the ``--yaml`` block's comment and :func:`verdict_line` say it."""
-    return f"{'' if rec.reached else 'not '}reached at {lengths_scope_words(rec)}"
+    ``recommend --format markdown``, the ``--yaml`` block's comment and :func:`verdict_line` say it.
+    When the harness config's servers disagree with the catalog's (:attr:`MultiRecommendation.config_servers`),
+    it ends ``for the catalog as listed``: the figures count servers the harness does not run as counted."""
+    return (f"{'' if rec.reached else 'not '}reached at {lengths_scope_words(rec)}"
+            + (" for the catalog as listed" if rec.config_servers else ""))
 
 
 def verdict_line(rec: MultiRecommendation) -> str:
@@ -1558,6 +1581,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     said after the headroom. Catalog text (server names) is as given: the caller escapes it for its medium."""
     lengths = ", ".join(length_label(c.context_length) for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
+    lines += config_servers_lines(rec)  # what every figure below is for, before any of them
     lines += keep_called_lines(rec)
     lines += keep_forces_lines(rec)
     if rec.reached:
@@ -2103,7 +2127,9 @@ def gate_lines(rec: MultiRecommendation, *, tool_names: str = "prefixed", profil
     client configs (:func:`snapshot_command`), then the ``gate`` line (:func:`check_command`); with
     a session ``scope``, a ``gate`` line without a command that says why there is none. Not
     reached: no line (there is no promise to gate). ``config_file`` is the harness config the gate
-    reads (the one the block is merged into)."""
+    reads (the one the block is merged into). When ``check --strict`` would refuse the gate
+    (:attr:`MultiRecommendation.gate_refused`: the config's servers disagree with the catalog's),
+    the gate line's words say so, and until when."""
     if not rec.reached:
         return []
     if scope is not None:
@@ -2113,7 +2139,7 @@ def gate_lines(rec: MultiRecommendation, *, tool_names: str = "prefixed", profil
         out.append(("snapshot", snapshot_command(catalogs, client_configs),
                     "run where the servers start; the gate reads the saved catalog and starts no server"))
     out.append(("gate", check_command(rec, config_file, tool_names=tool_names, profile=profile, catalogs=catalogs,
-                                      client_configs=client_configs), ""))
+                                      client_configs=client_configs), rec.gate_refused))
     return out
 
 
@@ -2175,7 +2201,9 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
              f"# goal: {_comment_text(rec.goal_words)}",
              *(f"# {_comment_text(line)}" for line in keep_called_lines(rec)),
              f"# headroom: {rec.headroom_words} · {rec.growth_words}",
-             f"# {verdict_words(rec)}" if rec.reached else f"# not reached: {_comment_text(rec.reason)}"]
+             f"# {verdict_words(rec)}" if rec.reached else f"# not reached: {_comment_text(rec.reason)}",
+             # what every figure below is for: the servers as the catalog lists them, not as the config sets them up
+             *(f"# {_comment_text(line)}" for line in config_servers_lines(rec))]
     if rec.reason == LISTING_OFF_REASON:  # the block keeps listing: off; say what would list tools
         lines.append(f"# {LISTING_OFF_ACTION}")
     lines += [f"# {line}" for line in request_costs]  # the settings are right, but tool search itself costs more
@@ -2200,7 +2228,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     for label, command, words in gate_lines(rec, tool_names=tool_names, profile=profile, scope=scope,
                                             catalogs=catalogs, client_configs=client_configs,
                                             config_file=config_file):
-        lines.append("# " + (gate_line_text(label, _comment_safe(command), words) if command
+        lines.append("# " + (gate_line_text(label, _comment_safe(command), _comment_text(words)) if command
                              else gate_line_text(label, None, _comment_text(words))))
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)

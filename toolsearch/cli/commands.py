@@ -44,7 +44,7 @@ from .textfmt import goal_argument
 from .common import (GOAL_HELP, Parser, cites_docs_page, problem_line, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error, missing_sample_error, stdout_onto_input_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, reconfigured_servers, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
+                     placeholder_error, missing_sample_error, stdout_onto_input_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, config_servers_said, with_server_agreement, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
                      load_sources, add_no_servers_argument, server_refusal)
 
 if TYPE_CHECKING:
@@ -1096,7 +1096,7 @@ def recommend_format(args: argparse.Namespace) -> str:
 
 
 def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets: Sequence[str] = (),
-                   config_servers: Sequence[tuple[str, Sequence[str]]] = ()) -> int:
+                   config_servers: Sequence[tuple[str, Sequence[str]]] = (), agreement: Any = None) -> int:
     from .. import __version__  # noqa: PLC0415
     from ..analysis.sessions import shown_names  # noqa: PLC0415
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
@@ -1121,6 +1121,9 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
                                  keep_servers=keep, headroom_pct=args.headroom, length_goals=length_goals)
     rec = replace(rec, no_tools=servers_without_tools(inspector))  # named wherever the answer is read
+    # the config starts other servers than the catalog lists, or registers them otherwise: said with the
+    # answer, and beside the gate line that check --strict would refuse
+    rec = with_server_agreement(rec, agreement)
     if kept_called is not None:
         rec = replace(rec, keep_called=kept_called)
     if evidence is not None:
@@ -1156,6 +1159,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                                      for c, tools in zip(rec.contexts, rec.called_unnamed)],
                                 "shorter_lengths": [{**s.to_dict(), "called_not_named": shown_names(s.called_not_named)}
                                                     for s in rec.shorter_lengths]}
+        if agreement is not None and agreement.config_path:  # the servers by name, as the sentences name them
+            data["config_agreement"] = agreement.to_dict()
         if inspector.scope is not None:
             data["scope"] = scope_summary(inspector)
             data["outside_scope"] = [{"context_length": c.context_length, "outcome": c.outcome,
@@ -1480,8 +1485,7 @@ def _run(args: argparse.Namespace) -> int:
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
         _report_loaded(loaded.warnings, config, inspector)
         note_unused_settings(loaded.settings_files, getattr(args, "config", None))
-        unconfigured_servers(getattr(args, "config", None), inspector)
-        reconfigured_servers(getattr(args, "config", None), inspector)
+        agreement = config_servers_said(getattr(args, "config", None), inspector)
         if args.command != "recommend":  # recommend refuses it, in the same words
             warn_empty_catalog(inspector)
         scopes = scopes_from_args(args, inspector)
@@ -1507,7 +1511,7 @@ def _run(args: argparse.Namespace) -> int:
 
             return _cmd_recommend(args, inspector, config,
                                   [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))],
-                                  loaded.config_servers)
+                                  loaded.config_servers, agreement)
         return _cmd_sweep(args, inspector, config)
     except ToolsearchError as exc:
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held

@@ -17,7 +17,7 @@ import re
 import stat
 import sys
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..engine.invisible import json_text, mark_controls, quoted, reveal_line
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
@@ -27,6 +27,9 @@ from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ConfigError, ToolsearchError
 from ..engine.inspector import Inspector
 from .textfmt import RUNNER_ANYWHERE_COMMAND, ascii_digits, github_command, legacy_command_safe, one_line, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
+
+if TYPE_CHECKING:
+    from ..live.config_agreement import ServerAgreement
 
 #: Shipped sample paths that :func:`use_shipped_samples` put in place of an argument, each with
 #: the argument as the user typed it (``docs/examples/diff-monday.yaml``), for output that names
@@ -785,68 +788,38 @@ def note_unused_settings(settings_files: Sequence[str], config_path: str | None)
               f"lends its servers: this run uses {used}; add --config {path} to use the block", file=sys.stderr)
 
 
-def unconfigured_servers(config_path: str | None, inspector: Inspector) -> list[str]:
-    """The MCP servers the harness config ``--config`` names (its ``mcp_servers``, enabled ones:
-    :func:`toolsearch.live.client.config_file_servers`) that the catalog does not have, in the
-    config's order, each said on stderr in one warning: the figures are for a catalog without them
-    (a server added to the config after the catalog was snapshotted), and a gate would pass a
-    catalog in which no other server had to make room for them. ``[]`` without ``--config``.
-    The catalog's servers with no tools (:func:`empty_servers`, with or without ``--config``) get
-    a warning of their own, for the same reason: they are in the catalog but take no room."""
-    from ..live.client import config_file_servers  # noqa: PLC0415
+def config_servers_said(config_path: str | None, inspector: Inspector) -> ServerAgreement:
+    """How the MCP servers the harness config ``--config`` sets up agree with the catalog's
+    (:func:`toolsearch.live.config_agreement.server_agreement`: servers the catalog lacks, servers
+    set up otherwise than the catalog was listed with, MCP servers the config does not configure),
+    each way they disagree said on stderr in one warning line: the figures are for servers the
+    harness does not run as counted, and ``check --strict`` refuses to gate on them. The catalog's
+    servers with no tools (:func:`empty_servers`, with or without ``--config``) get a warning of
+    their own after the first (servers the catalog lacks), for the same reason: they are in the
+    catalog but take no room. Without ``--config`` the agreement is empty."""
+    from ..live.config_agreement import server_agreement  # noqa: PLC0415
 
-    have = {server.name for server in inspector.scoped(None).catalog.servers}
-    missing = [name for name in config_file_servers(config_path) if name not in have]
-    if missing:
-        print(one_line(f"toolsearch: warning: {unconfigured_words(str(config_path), missing)}"), file=sys.stderr)
+    agreement = server_agreement(config_path, inspector.scoped(None).catalog)
+    said = agreement.sentences()
+    if agreement.not_in_catalog:
+        print(one_line(f"toolsearch: warning: {said.pop(0)}"), file=sys.stderr)
     empty = empty_servers(inspector)
     if empty and inspector.scoped(None).registration.tools:  # no tools at all: the commands say that instead
         print(one_line(f"toolsearch: warning: {empty_server_words(empty, config_path)}"), file=sys.stderr)
-    return missing
+    for sentence in said:
+        print(one_line(f"toolsearch: warning: {sentence}"), file=sys.stderr)
+    return agreement
 
 
-def reconfigured_servers(config_path: str | None, inspector: Inspector) -> list[str]:
-    """The catalog's servers that the harness config ``--config`` sets up otherwise than the catalog
-    was listed with, each as ``'name': what differs`` (``enabled: false``, an entry that cannot
-    be used and why, or the keys of the per-server ``tools`` block that differ:
-    ``tools.exclude``…), in the config's order, said on
-    stderr in one warning. The catalog's own record (``config:`` of a server, as ``snapshot``
-    writes it) is what registration applies, so a tool the config now leaves out, or a server it
-    turns off, would still be counted without a word. ``[]`` without ``--config``."""
-    from ..engine.registration import registration_effect  # noqa: PLC0415
-    from ..live.client import config_file_registration  # noqa: PLC0415
-
-    catalog = {server.name: server for server in inspector.scoped(None).catalog.servers}
-    differ: list[str] = []
-    for name, (enabled, registration, invalid) in config_file_registration(config_path).items():
-        server = catalog.get(name)
-        if server is None:
-            continue  # unconfigured_servers names it
-        if not enabled:
-            differ.append(f"{quoted(name)}: enabled: false")
-            continue
-        if invalid is not None:  # the harness cannot start it as written
-            differ.append(f"{quoted(name)}: an entry that cannot be used ({invalid})")
-            continue
-        listed = server.config.get("tools") if isinstance(server.config.get("tools"), Mapping) else {}
-        wanted = registration.get("tools") or {}
-        if registration_effect(server, listed) == registration_effect(server, wanted):
-            continue  # written otherwise, registered the same (resources: true is the default)
-        keys = [key for key in dict.fromkeys([*wanted, *listed]) if listed.get(key) != wanted.get(key)]
-        if keys:
-            differ.append(f"{quoted(name)}: {', '.join('tools.' + one_line(str(key)) for key in keys)}")
-    if differ:
-        print(one_line(f"toolsearch: warning: {reconfigured_words(str(config_path), differ)}"), file=sys.stderr)
-    return differ
-
-
-def reconfigured_words(config_path: str, differ: Sequence[str], judged: str = "these figures count") -> str:
-    """What :func:`reconfigured_servers` says, without the ``toolsearch: warning:`` prefix;
-    ``judged`` says who counts the servers as listed (``check --strict``: the gate)."""
-    return (f"{config_path} sets up {counted(len(differ), 'MCP server')} otherwise than the catalog was listed with "
-            f"({'; '.join(differ)}): {judged} {'its' if len(differ) == 1 else 'their'} tools as the catalog lists "
-            f"{'it' if len(differ) == 1 else 'them'}; list the servers' tools into the catalog again "
-            f"(toolsearch snapshot {config_path} -o CATALOG)")
+def with_server_agreement(rec: Any, agreement: ServerAgreement | None) -> Any:
+    """``rec`` (a :class:`~toolsearch.analysis.recommend.MultiRecommendation`) saying how the harness
+    config's MCP servers disagree with the catalog's (``agreement`` from :func:`config_servers_said`):
+    its ``config_servers`` sentences and why ``check --strict`` refuses its gate line
+    (``gate_refused``), wherever the answer is read (text, ``--yaml``, markdown, ``--json``, the
+    report). ``rec`` unchanged (``None`` too) when they agree or there is no agreement."""
+    if rec is None or agreement is None or agreement.agrees:
+        return rec
+    return dataclasses.replace(rec, config_servers=tuple(agreement.sentences()), gate_refused=agreement.gate_words)
 
 
 def empty_servers(inspector: Inspector) -> list[str]:
@@ -861,7 +834,7 @@ def empty_servers(inspector: Inspector) -> list[str]:
 
 
 def empty_server_words(empty: Sequence[str], config_path: str | None = None) -> str:
-    """What :func:`unconfigured_servers` says of :func:`empty_servers`, without the ``toolsearch:
+    """What :func:`config_servers_said` says of :func:`empty_servers`, without the ``toolsearch:
     warning:`` prefix."""
     from ..live.client import config_file_servers  # noqa: PLC0415
 
@@ -883,15 +856,6 @@ def empty_server_words(empty: Sequence[str], config_path: str | None = None) -> 
             f"{'' if one else f' ({names})'}: {'it takes' if one else 'they take'} no room in the listing and no goal "
             f"counts {'it' if one else 'them'}; if {'it has' if one else 'they have'} tools, list them into the catalog "
             f"again ({hint})")
-
-
-def unconfigured_words(config_path: str, missing: Sequence[str], judged: str = "these figures are for") -> str:
-    """What :func:`unconfigured_servers` says, without the ``toolsearch: warning:`` prefix;
-    ``judged`` names what is for a catalog without them (``check --strict``: the gate)."""
-    names = ", ".join(quoted(name) for name in missing)
-    return (f"{config_path} configures {counted(len(missing), 'MCP server')} the catalog does not have ({names}): "
-            f"{judged} a catalog without {'it' if len(missing) == 1 else 'them'}; list the servers' "
-            f"tools into the catalog again (toolsearch snapshot {config_path} -o CATALOG)")
 
 
 #: The stream the last progress line went to, and that line's width (see rewrite_progress_line).

@@ -42,9 +42,10 @@ from .textfmt import goal_argument
 from .common import (GOAL_HELP, gate_files, load_harness_config, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_for,
                      headroom_pct, load_sources, server_refusal,
                      keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
-                     note_unused_settings, unconfigured_servers, unconfigured_words, reconfigured_servers, reconfigured_words,
+                     note_unused_settings, config_servers_said, with_server_agreement,
                      warn_empty_catalog, with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
+from ..live.config_agreement import GATE, ServerAgreement
 from .textfmt import (github_command, name_cell, one_line, output_file, parse_context_lengths, runner_safe,
                       text_table, whole_number, write_output_file)
 
@@ -273,15 +274,11 @@ def run(args: argparse.Namespace) -> int:
                                    "give the harness config with "
                                    "--config FILE, or drop --strict to check the defaults")
         inspector, secrets, config_servers = _load(args, args.sources, config)
-        unconfigured = unconfigured_servers(args.config, inspector)
-        if getattr(args, "strict", False) and unconfigured:
-            # the gate would judge a catalog in which the new server's tools took no room
-            raise ReviewUsageError(f"check --strict: {unconfigured_words(args.config, unconfigured, 'the gate would judge')}, "
-                                   "and commit the catalog with the config; or drop --strict to check the catalog as it is")
-        reconfigured = reconfigured_servers(args.config, inspector)
-        if getattr(args, "strict", False) and reconfigured:
-            # the gate would count tools the harness leaves out, or a server it does not start
-            raise ReviewUsageError(f"check --strict: {reconfigured_words(args.config, reconfigured, 'the gate would count')}, "
+        agreement = config_servers_said(args.config, inspector)
+        if getattr(args, "strict", False) and not agreement.agrees:
+            # the gate would judge a catalog in which a new server's tools took no room, count tools the
+            # harness leaves out, or count a server it does not start
+            raise ReviewUsageError(f"check --strict: {'; '.join(agreement.sentences(GATE))}, "
                                    "and commit the catalog with the config; or drop --strict to check the catalog as it is")
         if getattr(args, "strict", False) and config.warnings:
             # a flag out of range (--listing-max-tokens 100) warns under the option typed (common.flag_warning)
@@ -300,10 +297,10 @@ def run(args: argparse.Namespace) -> int:
             scope = one_scope("report", scopes_from_args(args, inspector))
             if scope is not None:
                 inspector = inspector.scoped(scope)
-            return _report(args, inspector, config, secrets, config_servers)
+            return _report(args, inspector, config, secrets, config_servers, agreement)
         if args.command == "costs":
             return _costs(args, inspector, config)
-        return _check(args, inspector, config, secrets)
+        return _check(args, inspector, config, secrets, agreement)
     except ToolsearchError as exc:
         if args.command == "check" and getattr(args, "format", None) == "github":
             # a pull request that breaks the catalog gets an annotation saying why, not only a red step
@@ -387,7 +384,8 @@ def _query_file_shown(args: argparse.Namespace, query_file: Path) -> str:
 
 
 def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig,
-            secrets: Sequence[str] = (), config_servers: Sequence[tuple[str, Sequence[str]]] = ()) -> int:
+            secrets: Sequence[str] = (), config_servers: Sequence[tuple[str, Sequence[str]]] = (),
+            agreement: ServerAgreement | None = None) -> int:
     from ..live.client import catalog_key  # noqa: PLC0415
 
     display = args.display_tokenizer or args.tokenizer
@@ -403,7 +401,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         raise ReviewUsageError(f"{args.output}: -o: the folder {quoted(str(output.parent))} does not exist")
     _refuse_writing_an_input(args, output, query_file)
     left_out: list[str] = []
-    recommendation = _report_recommendation(args, inspector, config, secrets)
+    recommendation = with_server_agreement(_report_recommendation(args, inspector, config, secrets), agreement)
     given = args.context_length is not CONTEXT_LENGTH_NOT_GIVEN
     context_length, context_note = report_context_length(
         args.context_length if given else None, args.context_lengths, given=given, lengths_name="--context-lengths")
@@ -701,7 +699,7 @@ def _settings_words(config: ToolSearchConfig) -> str:
 
 
 def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig,
-           secrets: Sequence[str] = ()) -> int:
+           secrets: Sequence[str] = (), agreement: ServerAgreement | None = None) -> int:
     from ..analysis import check as check_mod  # noqa: PLC0415
     from ..analysis.recommend import SESSION_COLUMNS, keep_called_lines, keep_forces_lines, session_columns_line  # noqa: PLC0415
 
@@ -736,6 +734,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                                      baseline_config=baseline_config,
                                      called=evidence.called if evidence is not None else None,
                                      fail_on_worse=args.fail_on_worse)
+    # the suggested settings, like recommend's, are for the servers as the catalog lists them
+    result = replace(result, suggestion=with_server_agreement(result.suggestion, agreement))
     status = decided(0 if result.passed else 1)
     called_lines = [one_line(line) for line in keep_called_lines(kept_called)]
     if args.format == "json":

@@ -1,0 +1,187 @@
+"""Whether the MCP servers a harness config (``--config``: Hermes' ``config.yaml`` with
+``mcp_servers``) sets up are the servers the catalog lists, as the catalog lists them.
+
+The figures of every command are for the catalog; the harness registers what its config starts.
+Where the two disagree, the figures are for servers the harness does not run as counted, and
+``check --strict`` refuses to gate on them. Three ways they disagree, each said in one sentence:
+
+* the config starts a server the catalog lacks (:attr:`ServerAgreement.not_in_catalog`): the
+  catalog was listed before the server was added;
+* the config sets up a catalog server otherwise than the catalog was listed with
+  (:attr:`ServerAgreement.set_up_otherwise`): ``enabled: false``, an entry the harness cannot
+  use, or a per-server ``tools`` block (``include``, ``exclude``…) that registers other tools;
+* the catalog has an MCP server the config never configures (:attr:`ServerAgreement.not_in_config`):
+  the harness would not start it. Said only of a config that configures at least one MCP server
+  (a file with just ``tools.tool_search`` says nothing about servers).
+
+One function, :func:`server_agreement`, feeds every command's warnings, ``check --strict``'s
+refusal and ``recommend``'s answer (its lines, its config block, its markdown and its JSON).
+Nothing is started.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..engine.catalog import Catalog
+from ..engine.invisible import quoted, reveal_line
+from ..engine.wording import counted
+
+#: How the sentences name who counts the servers: the figures (every command's warning) or the
+#: gate (``check --strict``'s refusal).
+FIGURES, GATE = "figures", "gate"
+
+
+def _pronouns(n: int) -> tuple[str, str]:
+    return ("it", "its") if n == 1 else ("them", "their")
+
+
+def snapshot_hint(config_path: str) -> str:
+    """The command that lists the config's servers into a catalog again: ``toolsearch snapshot
+    config.yaml -o CATALOG``."""
+    return f"toolsearch snapshot {config_path} -o CATALOG"
+
+
+def not_in_catalog_words(config_path: str, missing: Sequence[str], judged: str = "these figures are for") -> str:
+    """The servers ``config_path`` starts that the catalog lacks (``missing``, names), in one sentence;
+    ``judged`` names what is for a catalog without them (``check --strict``: ``the gate would judge``)."""
+    names = ", ".join(quoted(name) for name in missing)
+    it, _ = _pronouns(len(missing))
+    return (f"{config_path} configures {counted(len(missing), 'MCP server')} the catalog does not have ({names}): "
+            f"{judged} a catalog without {it}; list the servers' tools into the catalog again "
+            f"({snapshot_hint(config_path)})")
+
+
+def set_up_otherwise_words(config_path: str, differ: Sequence[str], judged: str = "these figures count") -> str:
+    """The catalog's servers ``config_path`` sets up otherwise than the catalog was listed with
+    (``differ``: ``'name': what differs`` each), in one sentence; ``judged`` says who counts them as
+    listed (``check --strict``: ``the gate would count``)."""
+    it, its = _pronouns(len(differ))
+    return (f"{config_path} sets up {counted(len(differ), 'MCP server')} otherwise than the catalog was listed with "
+            f"({'; '.join(differ)}): {judged} {its} tools as the catalog lists {it}; list the servers' tools into "
+            f"the catalog again ({snapshot_hint(config_path)})")
+
+
+def not_in_config_words(config_path: str, unstarted: Sequence[str], judged: str = "these figures count") -> str:
+    """The catalog's MCP servers ``config_path`` never configures (``unstarted``, names), in one
+    sentence; ``judged`` says who counts them (``check --strict``: ``the gate would count``)."""
+    names = ", ".join(quoted(name) for name in unstarted)
+    it, _ = _pronouns(len(unstarted))
+    return (f"{config_path} does not configure {counted(len(unstarted), 'MCP server')} the catalog has ({names}): "
+            f"{judged} {it} as registered, though the harness would not start {it}; drop {it} from the catalog "
+            f"files or add {it} to mcp_servers in {config_path}")
+
+
+@dataclass(frozen=True)
+class ServerAgreement:
+    """How the MCP servers of a harness config agree with a catalog's (:func:`server_agreement`).
+
+    Attributes:
+        config_path: the config file as the user named it.
+        not_in_catalog: the servers the config starts (enabled entries) that the catalog lacks, in
+            the config's order.
+        set_up_otherwise: the catalog's servers the config sets up otherwise than the catalog was
+            listed with, each as ``(name, what differs)`` (``enabled: false``; ``an entry that cannot
+            be used (why)``; ``tools.exclude, tools.prompts``), in the config's order.
+        not_in_config: the catalog's MCP servers (kind ``mcp``) the config does not configure at
+            all, in catalog order; always empty when the config configures no MCP server.
+    """
+
+    config_path: str
+    not_in_catalog: tuple[str, ...] = ()
+    set_up_otherwise: tuple[tuple[str, str], ...] = ()
+    not_in_config: tuple[str, ...] = ()
+
+    @property
+    def agrees(self) -> bool:
+        """Nothing to say: the catalog lists what the config would start, as it would register it."""
+        return not (self.not_in_catalog or self.set_up_otherwise or self.not_in_config)
+
+    @property
+    def differ_words(self) -> list[str]:
+        """:attr:`set_up_otherwise` as the sentences name them: ``'name': what differs``."""
+        return [f"{quoted(name)}: {what}" for name, what in self.set_up_otherwise]
+
+    def sentences(self, who: str = FIGURES) -> list[str]:
+        """One sentence per way the config and the catalog disagree (servers the catalog lacks, servers
+        set up otherwise, servers the config does not configure), each naming the file and the
+        servers; ``who`` (:data:`FIGURES` or :data:`GATE`) says whose count it is. ``[]`` when
+        they agree. Server names are shown literally (:func:`~toolsearch.engine.invisible.quoted`);
+        the caller writes each sentence on one line for its medium."""
+        gate = who == GATE
+        out = []
+        if self.not_in_catalog:
+            out.append(not_in_catalog_words(self.config_path, self.not_in_catalog,
+                                            "the gate would judge" if gate else "these figures are for"))
+        if self.set_up_otherwise:
+            out.append(set_up_otherwise_words(self.config_path, self.differ_words,
+                                              "the gate would count" if gate else "these figures count"))
+        if self.not_in_config:
+            out.append(not_in_config_words(self.config_path, self.not_in_config,
+                                           "the gate would count" if gate else "these figures count"))
+        return out
+
+    @property
+    def gate_words(self) -> str:
+        """Why ``check --strict`` refuses a gate on this catalog with this config, and until when, as
+        ``recommend`` writes it beside its gate line: ``check --strict refuses it until the catalog is
+        listed again with toolsearch snapshot config.yaml -o CATALOG``; ``""`` when they agree."""
+        until = []
+        if self.not_in_catalog or self.set_up_otherwise:
+            until.append(f"the catalog is listed again with {snapshot_hint(self.config_path)}")
+        if self.not_in_config:
+            until.append(f"the servers {self.config_path} does not configure are dropped from the catalog files "
+                         "or added to it")
+        return f"check --strict refuses it until {' and '.join(until)}" if until else ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, the servers by name: ``config``, ``not_in_catalog``, ``set_up_otherwise`` (each
+        ``server`` and ``differs``) and ``not_in_config``."""
+        return {"config": self.config_path, "not_in_catalog": list(self.not_in_catalog),
+                "set_up_otherwise": [{"server": name, "differs": what} for name, what in self.set_up_otherwise],
+                "not_in_config": list(self.not_in_config)}
+
+
+def server_agreement(config_path: str | Path | None, catalog: Catalog) -> ServerAgreement:
+    """How the MCP servers the harness config ``config_path`` sets up agree with ``catalog``'s (the
+    whole catalog, not a session scope's): see :class:`ServerAgreement`. A catalog server's own
+    record (``config:``, as ``snapshot`` writes it) is what registration applies, so a per-server
+    ``tools`` block is compared by what it registers
+    (:func:`~toolsearch.engine.registration.registration_effect`: ``resources: true``, the default,
+    or an ``exclude`` naming no tool of the server changes nothing). Without ``config_path``, or for a
+    file that configures no MCP server or that this reader cannot use (the commands say what is
+    wrong with it), they agree."""
+    from ..engine.registration import registration_effect  # noqa: PLC0415
+    from .client import config_file_registration  # noqa: PLC0415
+
+    if not config_path:
+        return ServerAgreement("")
+    configured = config_file_registration(config_path)
+    servers = {server.name: server for server in catalog.servers}
+    missing: list[str] = []
+    differ: list[tuple[str, str]] = []
+    for name, (enabled, registration, invalid) in configured.items():
+        server = servers.get(name)
+        if server is None:
+            if enabled:  # a disabled server the catalog lacks: not started, so not missed
+                missing.append(name)
+            continue
+        if not enabled:
+            differ.append((name, "enabled: false"))
+            continue
+        if invalid is not None:  # the harness cannot start it as written
+            differ.append((name, f"an entry that cannot be used ({invalid})"))
+            continue
+        listed = server.config.get("tools") if isinstance(server.config.get("tools"), Mapping) else {}
+        wanted = registration.get("tools") or {}
+        if registration_effect(server, listed) == registration_effect(server, wanted):
+            continue  # written otherwise, registered the same
+        keys = [key for key in dict.fromkeys([*wanted, *listed]) if listed.get(key) != wanted.get(key)]
+        if keys:
+            differ.append((name, ", ".join("tools." + reveal_line(str(key)) for key in keys)))
+    unstarted = [server.name for server in catalog.servers
+                 if configured and server.kind == "mcp" and server.name not in configured]
+    return ServerAgreement(str(config_path), tuple(missing), tuple(differ), tuple(dict.fromkeys(unstarted)))
