@@ -2374,6 +2374,32 @@ def config_file_registration(path: str | Path | None) -> dict[str, tuple[bool, d
     return {spec.name: (spec.enabled, spec.registration_config(), spec.invalid) for spec in servers}
 
 
+def config_servers_problem(path: str | Path | None) -> str:
+    """Why the servers map of the harness config file ``path`` cannot be read (``mcp_servers: [github,
+    linear]``: ``config.yaml: mcp_servers must map server names to entries, got a list``), naming the
+    file and the key; ``""`` when it can, when the file has no servers map, or when the file itself
+    cannot be read (the settings reader says so). Nothing is started."""
+    from ..engine.catalog import _parse_text, read_source_text  # noqa: PLC0415
+    from ..engine.errors import ConfigError, ToolsearchError  # noqa: PLC0415
+    from .mcpconfig import is_mcp_config, parse_config_data  # noqa: PLC0415
+
+    if not path:
+        return ""
+    try:
+        data = _parse_text(read_source_text(Path(path)), str(path))
+    except (ToolsearchError, RecursionError):
+        return ""
+    if not is_mcp_config(data):
+        return ""
+    try:
+        parse_config_data(data, str(path), base_dir=Path(path).parent)
+    except ConfigError as exc:
+        return str(exc)
+    except RecursionError:
+        return f"{path}: nested too deeply (or recursive) to read"
+    return ""
+
+
 def read_source(path: str | Path) -> tuple[str, Any]:
     """Read and parse one SOURCE file once: ``("config", McpConfig)`` for an MCP client config
     (top level ``mcpServers`` / ``servers`` as a mapping / ``mcp_servers``), else

@@ -75,6 +75,14 @@ def not_in_config_words(config_path: str, unstarted: Sequence[str], judged: str 
             f"files or add {it} to mcp_servers in {config_path}")
 
 
+def unreadable_words(config_path: str, problem: str, judged: str = "these figures cannot tell") -> str:
+    """``config_path``'s servers map that cannot be read (``problem``, naming the file and the key), in one
+    sentence; ``judged`` says who cannot tell which servers the harness runs (``check --strict``: ``the gate
+    could not tell``)."""
+    return (f"{problem}: {judged} which servers the harness runs, so every catalog server is counted as "
+            f"listed; fix mcp_servers in {config_path}")
+
+
 @dataclass(frozen=True)
 class ServerAgreement:
     """How the MCP servers of a harness config agree with a catalog's (:func:`server_agreement`).
@@ -88,17 +96,20 @@ class ServerAgreement:
             be used (why)``; ``tools.exclude, tools.prompts``), in the config's order.
         not_in_config: the catalog's MCP servers (kind ``mcp``) the config does not configure at
             all, in catalog order; always empty when the config configures no MCP server.
+        unreadable: why the config's servers map cannot be read (``mcp_servers`` that is not a
+            mapping), naming the file and the key; ``""`` when it can. Then nothing else is compared.
     """
 
     config_path: str
     not_in_catalog: tuple[str, ...] = ()
     set_up_otherwise: tuple[tuple[str, str], ...] = ()
     not_in_config: tuple[str, ...] = ()
+    unreadable: str = ""
 
     @property
     def agrees(self) -> bool:
         """Nothing to say: the catalog lists what the config would start, as it would register it."""
-        return not (self.not_in_catalog or self.set_up_otherwise or self.not_in_config)
+        return not (self.unreadable or self.not_in_catalog or self.set_up_otherwise or self.not_in_config)
 
     @property
     def differ_words(self) -> list[str]:
@@ -113,6 +124,9 @@ class ServerAgreement:
         the caller writes each sentence on one line for its medium."""
         gate = who == GATE
         out = []
+        if self.unreadable:
+            out.append(unreadable_words(self.config_path, self.unreadable,
+                                        "the gate could not tell" if gate else "these figures cannot tell"))
         if self.not_in_catalog:
             out.append(not_in_catalog_words(self.config_path, self.not_in_catalog,
                                             "the gate would judge" if gate else "these figures are for"))
@@ -130,6 +144,8 @@ class ServerAgreement:
         ``recommend`` writes it beside its gate line: ``check --strict refuses it until the catalog is
         listed again with toolsearch snapshot config.yaml -o CATALOG``; ``""`` when they agree."""
         until = []
+        if self.unreadable:
+            until.append(f"mcp_servers in {self.config_path} maps server names to entries")
         if self.not_in_catalog or self.set_up_otherwise:
             until.append(f"the catalog is listed again with {snapshot_hint(self.config_path)}")
         if self.not_in_config:
@@ -142,7 +158,7 @@ class ServerAgreement:
         ``server`` and ``differs``) and ``not_in_config``."""
         return {"config": self.config_path, "not_in_catalog": list(self.not_in_catalog),
                 "set_up_otherwise": [{"server": name, "differs": what} for name, what in self.set_up_otherwise],
-                "not_in_config": list(self.not_in_config)}
+                "not_in_config": list(self.not_in_config), "mcp_servers_unreadable": self.unreadable or None}
 
 
 def server_agreement(config_path: str | Path | None, catalog: Catalog) -> ServerAgreement:
@@ -155,10 +171,13 @@ def server_agreement(config_path: str | Path | None, catalog: Catalog) -> Server
     file that configures no MCP server or that this reader cannot use (the commands say what is
     wrong with it), they agree."""
     from ..engine.registration import registration_effect  # noqa: PLC0415
-    from .client import config_file_registration  # noqa: PLC0415
+    from .client import config_file_registration, config_servers_problem  # noqa: PLC0415
 
     if not config_path:
         return ServerAgreement("")
+    problem = config_servers_problem(config_path)
+    if problem:
+        return ServerAgreement(str(config_path), unreadable=problem)
     configured = config_file_registration(config_path)
     servers = {server.name: server for server in catalog.servers}
     missing: list[str] = []

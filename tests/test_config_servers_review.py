@@ -1,0 +1,43 @@
+"""A harness config (``--config``) and the catalog that disagree about servers, said by every command.
+
+A servers map that is not a mapping was ignored (``check --strict`` passed); commands that plan with
+``--config`` besides plan/sweep/costs/check/search/recommend said nothing; the report kept the
+disagreement on stderr; a core or plugin server was taken for an MCP server of the same name;
+``recommend`` with a scope spoke of a gate it did not give and of servers outside the scope.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+ROOT = Path(__file__).absolute().parent.parent
+TEAM = "team-workspace.yaml"
+SETTINGS = "tools:\n  tool_search: {threshold_pct: 4.7, listing_max_tokens: 1473}\n"
+
+
+def workspace(tmp_path: Path, servers: str, files=(TEAM,)) -> Path:
+    for name in files:
+        shutil.copy(ROOT / "sample_catalogs" / name, tmp_path / name)
+    (tmp_path / "c.yaml").write_text(SETTINGS + servers, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(("servers", "got"), [("mcp_servers: [github, linear]\n", "a list"),
+                                               ("mcp_servers: github\n", "a string")])
+def test_a_servers_map_that_is_not_a_mapping_is_said_and_refused_by_the_gate(tmp_path, servers, got):
+    where = workspace(tmp_path, servers)
+    problem = f"c.yaml: mcp_servers must map server names to entries, got {got}"
+    plan = run_cli("plan", TEAM, "--config", "c.yaml", "--context-length", "32k", cwd=where)
+    assert plan.returncode == 0, plan.stderr
+    assert [line for line in plan.stderr.splitlines() if problem in line] == [
+        (f"toolsearch: warning: {problem}: these figures cannot tell which servers the harness runs, so every "
+         "catalog server is counted as listed; fix mcp_servers in c.yaml")]
+    strict = run_cli("check", TEAM, "--config", "c.yaml", "--strict", "--context-lengths", "32k", "--goal", "names",
+                     cwd=where)
+    assert (strict.returncode, strict.stdout) == (2, "")
+    assert problem in strict.stderr.splitlines()[-1]
