@@ -41,3 +41,27 @@ def test_a_servers_map_that_is_not_a_mapping_is_said_and_refused_by_the_gate(tmp
                      cwd=where)
     assert (strict.returncode, strict.stdout) == (2, "")
     assert problem in strict.stderr.splitlines()[-1]
+
+
+#: team-workspace.yaml's MCP servers as a Hermes config starts them, grafana disabled.
+GRAFANA_OFF = "mcp_servers:\n" + "".join(
+    f"  {name}: {{command: {name}-mcp{', enabled: false' if name == 'grafana' else ''}}}\n"
+    for name in ("github", "linear", "slack", "notion", "sentry", "grafana", "filesystem", "playwright"))
+DISABLED = ("toolsearch: warning: c.yaml sets up 1 MCP server otherwise than the catalog was listed with "
+            "('grafana': enabled: false): these figures count its tools as the catalog lists it; ")
+
+
+def test_every_command_that_takes_config_names_a_disabled_server(tmp_path):
+    where = workspace(tmp_path, GRAFANA_OFF)
+    shutil.copy(ROOT / "sample_catalogs" / "queries" / TEAM, where / "queries.yaml")
+    for command in (["lint", TEAM], ["diff", TEAM, TEAM], ["collapse", TEAM, "--context-length", "32k"],
+                    ["strategies", TEAM], ["harnesses", TEAM, "--context-lengths", "32k"],
+                    ["eval", TEAM, "queries.yaml"]):
+        result = run_cli(*command, "--config", "c.yaml", cwd=where)
+        assert result.returncode == 0, (command, result.stderr)
+        assert sum(line.startswith(DISABLED) for line in result.stderr.splitlines()) == 1, (command, result.stderr)
+    call = run_cli("call", TEAM, "mcp__grafana__search_dashboards", "-a", "{}", "--config", "c.yaml", cwd=where)
+    lines = call.stderr.splitlines()
+    assert sum(line.startswith(DISABLED) for line in lines) == 1, call.stderr
+    assert ("toolsearch: warning: the harness would not run server 'grafana' (enabled: false in c.yaml), so its model "
+            "could not call 'mcp__grafana__search_dashboards'; the call goes to the catalog's server as listed") in lines

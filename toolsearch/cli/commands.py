@@ -830,7 +830,7 @@ def _down(status) -> str:
 
 def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[str],
               specs: dict[str, ServerSpec] | None = None, statuses: Sequence[Any] = (),
-              dispatcher: Any = None) -> int:
+              dispatcher: Any = None, agreement: Any = None) -> int:
     if len(names) != 1:
         how = "pass the call's arguments with -a JSON (--arguments), e.g. -a '{\"title\": \"Bug\"}'"
         extra = next((n for n in names[1:] if n.strip()[:1] in ("{", "[")), None)
@@ -842,6 +842,12 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
     except ValueError as exc:
         raise UsageError(f"--arguments: not valid JSON ({exc})") from None
     bridge = inspector.bridge(config)
+    owner = next((tool.server for tool in inspector.registration.tools if tool.name == names[0]), None)
+    why = agreement.not_run(owner) if agreement is not None and owner else ""
+    if why:  # the figures and the call are for the catalog; the harness would not have the tool
+        print(one_line(f"toolsearch: warning: the harness would not run server {quoted(owner)} ({why}), so its "
+                       f"model could not call {quoted(names[0])}; the call goes to the catalog's server as listed"),
+              file=sys.stderr)
     owners, others = _unreachable(names[0], bridge, statuses)
     if owners:  # its server failed to connect or list: say so, not "unknown tool"
         message = f"cannot call {quoted(names[0])}: " + "; ".join(_down(s) for s in owners)
@@ -922,7 +928,8 @@ def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) 
                 placed = True
         inspector = Inspector(catalogs[0] if len(catalogs) == 1 else combine(catalogs), args.tool_names, profile)
         _report_loaded(warnings, config, inspector)
-        return _cmd_call(args, inspector, config, names, dispatcher=dispatcher)
+        agreement = config_servers_said(getattr(args, "config", None), inspector)
+        return _cmd_call(args, inspector, config, names, dispatcher=dispatcher, agreement=agreement)
 
     status, _, result = connect_and_call(target, work, timeout=args.timeout, connect_timeout=_connect_timeout(args),
                                          progress=live_progress)
@@ -948,6 +955,7 @@ def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
         _report_loaded(loaded.warnings, config, inspector)
         note_unused_settings(loaded.settings_files, getattr(args, "config", None))
+        agreement = config_servers_said(getattr(args, "config", None), inspector)
         scope = one_scope(args.command, scopes_from_args(args, inspector))
         if scope is not None:
             inspector = inspector.scoped(scope)
@@ -959,7 +967,8 @@ def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig
                 return connections.send(spec, raw_name, arguments, utility, timeout=args.timeout)
 
             dispatcher = LiveDispatcher(specs, args.timeout, send=send)
-        return _cmd_call(args, inspector, config, names, specs, loaded.statuses, dispatcher=dispatcher)
+        return _cmd_call(args, inspector, config, names, specs, loaded.statuses, dispatcher=dispatcher,
+                         agreement=agreement)
     finally:
         if connections is not None:
             connections.close()

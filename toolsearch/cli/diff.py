@@ -127,12 +127,15 @@ def _side(args: argparse.Namespace, side: str, path: str, cache: dict) -> Side:
                 _pick(args, "tokenizer", side), side.upper(), as_typed(path))
 
 
-def _warn(config: ToolSearchConfig, inspector: Inspector, label: str) -> None:
+def _warn(config: ToolSearchConfig, inspector: Inspector, label: str, config_path: str | None = None) -> None:
+    from .common import config_servers_said  # noqa: PLC0415
+
     for warning in config.warnings:
         print(one_line(f"toolsearch: warning ({label}): {warning}"), file=sys.stderr)
     for problem in inspector.registration.problems:
         if problem.severity != "info":  # a warning says what was dropped or changed (a tool defined twice)
             print(problem_line(problem, f" ({label})"), file=sys.stderr)
+    config_servers_said(config_path, inspector)  # each sentence names the config file and the servers
 
 
 # --- printing ----------------------------------------------------------------------------
@@ -245,9 +248,9 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "diff":
             a = _side(args, "a", args.a, cache)
             b = _side(args, "b", args.b, cache)
-            _warn(a.config, a.inspector, "A")
+            _warn(a.config, a.inspector, "A", _pick(args, "config", "a"))
             if b.inspector is not a.inspector or b.config != a.config:
-                _warn(b.config, b.inspector, "B")
+                _warn(b.config, b.inspector, "B", _pick(args, "config", "b"))
             diff = compare(a, b)
             from ..analysis.lint import rug_pulls  # noqa: PLC0415
 
@@ -270,7 +273,7 @@ def run(args: argparse.Namespace) -> int:
             return status
         inspector = _inspector(args.catalog, args.tool_names, args.profile, cache, args.config, args.timeout, server_refusal(args))
         config = _config(args, None)
-        _warn(config, inspector, args.catalog)
+        _warn(config, inspector, args.catalog, args.config)
         cmp = compare_collapse(inspector.planner, config, args.context_length, args.tokenizer)
         if args.json:
             print_json(cmp.to_dict())

@@ -105,6 +105,9 @@ def _run(args: argparse.Namespace) -> int:
     note_unused_settings(loaded.settings_files, args.config)
     inspector = Inspector(loaded.catalog, args.tool_names)
     report_loaded(loaded.warnings, config, inspector)  # the catalog's problems too: a skipped tool is named
+    from .common import config_servers_said  # noqa: PLC0415
+
+    config_servers_said(args.config, inspector)
     sessions = None
     if args.sessions:
         from ..analysis.sessions import load_sessions  # noqa: PLC0415 - only with --sessions

@@ -160,6 +160,9 @@ def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True
     for problem in inspector.registration.problems if report else ():  # lint reports them itself
         if problem.severity != "info":
             print(problem_line(problem), file=sys.stderr)
+    from .common import config_servers_said  # noqa: PLC0415
+
+    config_servers_said(args.config, inspector)  # the servers the harness would run, as plan says them
     return inspector, config
 
 

@@ -294,6 +294,9 @@ def run(args: argparse.Namespace) -> int:
         for warning in [*loaded_catalog.warnings, *config.warnings]:
             print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
         note_unused_settings(loaded_catalog.settings_files, args.config)
+        from .common import config_servers_said  # noqa: PLC0415
+
+        config_servers_said(args.config, inspector)
         # what stderr says of the catalog (a server defined in several files and merged, say) is in
         # --json's problems too, as stderr words it
         catalog_problems = [problem_line(problem, prefix="")

@@ -130,6 +130,9 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
     for problem in inspector.registration.problems:
         if problem.severity != "info" and not is_connect_failure(problem):
             print(problem_line(problem), file=sys.stderr)
+    from .common import config_servers_said  # noqa: PLC0415
+
+    config_servers_said(args.config, inspector)  # of the whole catalog, before a scope narrows it
     inspector = inspector.scoped(one_scope("strategies", scopes_from_args(args, inspector)))
     skills = load_skills(args.skills) if args.skills else None
     for problem in (skills.problems if skills else ()):

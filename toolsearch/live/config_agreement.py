@@ -153,6 +153,17 @@ class ServerAgreement:
                          "or added to it")
         return f"check --strict refuses it until {' and '.join(until)}" if until else ""
 
+    def not_run(self, server: str) -> str:
+        """Why the harness would not run the catalog's server ``server`` with this config (``enabled:
+        false``; ``an entry that cannot be used (why)``; ``not configured``), ``""`` when it would run
+        it (or nothing is known)."""
+        if server in self.not_in_config:
+            return f"not in mcp_servers of {self.config_path}"
+        for name, what in self.set_up_otherwise:
+            if name == server and not what.startswith("tools."):
+                return f"{what} in {self.config_path}"
+        return ""
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, the servers by name: ``config``, ``not_in_catalog``, ``set_up_otherwise`` (each
         ``server`` and ``differs``) and ``not_in_config``."""
