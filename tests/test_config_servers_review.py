@@ -8,6 +8,7 @@ disagreement on stderr; a core or plugin server was taken for an MCP server of t
 
 from __future__ import annotations
 
+import html
 import shutil
 from pathlib import Path
 
@@ -65,3 +66,13 @@ def test_every_command_that_takes_config_names_a_disabled_server(tmp_path):
     assert sum(line.startswith(DISABLED) for line in lines) == 1, call.stderr
     assert ("toolsearch: warning: the harness would not run server 'grafana' (enabled: false in c.yaml), so its model "
             "could not call 'mcp__grafana__search_dashboards'; the call goes to the catalog's server as listed") in lines
+
+
+def test_the_report_notes_a_disabled_server_without_a_goal(tmp_path):
+    where = workspace(tmp_path, GRAFANA_OFF)
+    result = run_cli("report", TEAM, "--config", "c.yaml", "--context-length", "200k", "--no-lint", "--no-strategies",
+                     "-o", "r.html", cwd=where)
+    assert result.returncode == 0, result.stderr
+    page = (where / "r.html").read_text(encoding="utf-8")
+    notes = page[page.index("<h2>Notes</h2>"):]
+    assert html.escape(DISABLED[len("toolsearch: warning: "):]) in notes

@@ -392,8 +392,9 @@ def _block_intro(rec: MultiRecommendation, inspector: Inspector) -> str:
     return "The harness config block, with where it came from and the check that gates a catalog on it:"
 
 
-def _notes(plan: Plan, inspector: Inspector) -> str:
-    items = [esc(n) for n in plan.notes] + [esc(str(p)) for p in inspector.registration.problems]
+def _notes(plan: Plan, inspector: Inspector, notes: Sequence[str] = ()) -> str:
+    items = ([esc(n) for n in notes] + [esc(n) for n in plan.notes]
+             + [esc(str(p)) for p in inspector.registration.problems])
     if not items:
         return "<p class=\"muted\">None.</p>"
     return "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
@@ -565,7 +566,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
                  recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
                  catalogs: Sequence[str] = (), recommendation_warnings: Sequence[str] = (),
                  context_note: str = "", client_configs: Sequence[str] = (),
-                 compared_with: ToolSearchConfig | None = None, config_file: str = "config.yaml") -> str:
+                 compared_with: ToolSearchConfig | None = None, config_file: str = "config.yaml",
+                 notes: Sequence[str] = ()) -> str:
     """The HTML report (one self-contained document, UTF-8 text).
 
     Args:
@@ -606,6 +608,9 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
             --context-lengths``), said beside the length wherever the report names it; empty: nothing.
         compared_with: the settings the recommendation replaces, for its "lists less than" line and
             block comment (the app's settings before "Apply to the sidebar"); ``None``: ``config``.
+        notes: sentences (plain text) put first in the Notes section, e.g. how the harness config's
+            MCP servers disagree with the catalog's
+            (:meth:`toolsearch.live.config_agreement.ServerAgreement.sentences`).
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -650,7 +655,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
         f"<pre>{esc(description)}</pre>" if description is not None
         else "<p class=\"muted\">Tier 0: tool search is not active, so there is no tool_search tool.</p>"))
     sections.append(("Tool poisoning checks", _poisoning(inspector)))
-    sections.append(("Notes", _notes(plan, inspector)))
+    sections.append(("Notes", _notes(plan, inspector, notes)))
     body = "\n".join(f"<section><h2>{esc(title)}</h2>\n{content}\n</section>" for title, content in sections)
     heading = name + (f" (scope {inspector.scope.name})" if inspector.scope is not None else "")
     subtitle = ((f"Session scope {inspector.scope.name} ({len(inspector.registration.tools):,} of "

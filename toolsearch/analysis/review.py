@@ -199,7 +199,8 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
                   recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
                   catalogs: Sequence[str] = (), client_configs: Sequence[str] = (), config_file: str = "config.yaml",
                   recommendation_warnings: Sequence[str] = (),
-                  context_note: str = "", compared_with: ToolSearchConfig | None = None) -> str:
+                  context_note: str = "", compared_with: ToolSearchConfig | None = None,
+                  notes: Sequence[str] = ()) -> str:
     """The report HTML (one self-contained UTF-8 document) for one catalog and settings.
 
     Args:
@@ -229,6 +230,8 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
             report names it (the words of :func:`report_context_length`; empty: nothing to say).
         compared_with: the settings the recommendation replaces, for where it lists less (the
             app's settings before "Apply to the sidebar"); ``None``: ``config``.
+        notes: sentences (plain text) put first in the report's Notes, e.g. how the harness config's
+            MCP servers disagree with the catalog's.
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -288,7 +291,7 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
         figure_keys={listing_title: charts.listing_key_rows(planning_plan)}, recommendation=recommendation,
         profile_path=profile_path, catalogs=catalogs, client_configs=client_configs, config_file=config_file,
         recommendation_warnings=recommendation_warnings,
-        context_note=context_note, compared_with=compared_with)
+        context_note=context_note, compared_with=compared_with, notes=notes)
 
 
 def report_summary(html_text: str) -> dict[str, Any]:

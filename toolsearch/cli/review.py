@@ -414,7 +414,8 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
             inspector, catalog, _source_label(args.sources), config, context_length, args.tokenizer, display),
         problems=left_out, recommendation=recommendation, profile_path=args.profile,
         **gate_files(args.sources, config_servers, args.config),  # the snapshot and gate lines, as recommend --yaml's
-        context_note=context_note)
+        context_note=context_note,
+        notes=agreement.sentences() if agreement is not None else ())  # with a goal or not, as plan's notes
     if inspector.scope is not None:  # said once the report is built: an error stays the only line
         print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
     for problem in left_out:
