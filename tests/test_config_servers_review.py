@@ -76,3 +76,18 @@ def test_the_report_notes_a_disabled_server_without_a_goal(tmp_path):
     page = (where / "r.html").read_text(encoding="utf-8")
     notes = page[page.index("<h2>Notes</h2>"):]
     assert html.escape(DISABLED[len("toolsearch: warning: "):]) in notes
+
+
+@pytest.mark.parametrize(("entry", "said"), [
+    ("{command: core-mcp, enabled: false}", None),
+    ("{command: core-mcp}", "toolsearch: warning: c.yaml configures 1 MCP server the catalog does not have ('core'): "
+                            "these figures are for a catalog without it; ")])
+def test_a_core_server_is_not_the_mcp_server_of_the_same_name(tmp_path, entry, said):
+    where = workspace(tmp_path, GRAFANA_OFF.replace("grafana-mcp, enabled: false", "grafana-mcp") + f"  core: {entry}\n")
+    strict = run_cli("check", TEAM, "--config", "c.yaml", "--strict", "--context-lengths", "200k", "--goal", "any",
+                     cwd=where)
+    if said is None:  # a disabled server the catalog lacks is not started, so not missed
+        assert (strict.returncode, strict.stderr) == (0, ""), strict.stderr
+    else:
+        assert strict.returncode == 2
+        assert strict.stderr.splitlines()[0].startswith(said), strict.stderr

@@ -190,7 +190,9 @@ def server_agreement(config_path: str | Path | None, catalog: Catalog) -> Server
     if problem:
         return ServerAgreement(str(config_path), unreadable=problem)
     configured = config_file_registration(config_path)
-    servers = {server.name: server for server in catalog.servers}
+    # only the catalog's MCP servers are the config's to start: an entry named like a core or plugin
+    # toolset is another server, one the catalog lacks
+    servers = {server.name: server for server in catalog.servers if server.kind == "mcp"}
     missing: list[str] = []
     differ: list[tuple[str, str]] = []
     for name, (enabled, registration, invalid) in configured.items():
