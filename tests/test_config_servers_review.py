@@ -9,6 +9,7 @@ disagreement on stderr; a core or plugin server was taken for an MCP server of t
 from __future__ import annotations
 
 import html
+import json
 import shutil
 from pathlib import Path
 
@@ -91,3 +92,23 @@ def test_a_core_server_is_not_the_mcp_server_of_the_same_name(tmp_path, entry, s
     else:
         assert strict.returncode == 2
         assert strict.stderr.splitlines()[0].startswith(said), strict.stderr
+
+
+def test_a_scoped_answer_speaks_only_of_its_servers_and_of_no_gate(tmp_path):
+    where = workspace(tmp_path, GRAFANA_OFF)
+    shutil.copy(ROOT / "sample_catalogs" / "scopes" / TEAM, where / "scopes.yaml")
+
+    def answer(scope: str, *more: str):
+        result = run_cli("recommend", TEAM, "--config", "c.yaml", "--context-lengths", "200k", "--goal", "any",
+                         "--scope-file", "scopes.yaml", "--scope", scope, *more, cwd=where)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    support = json.loads(answer("support", "--json"))  # slack, linear, notion: grafana is not the scope's
+    assert (support["config_servers"], support["gate_refused"]) == ([], None)
+    assert "for the catalog as listed" not in answer("support")
+    oncall = json.loads(answer("oncall", "--json"))  # grafana is: said, but there is no gate to refuse
+    assert oncall["gate_refused"] is None
+    assert [line[:len(DISABLED) - 21] for line in oncall["config_servers"]] == [DISABLED[21:]]
+    lines = answer("oncall").splitlines()
+    assert lines[-1] == "gate: none for scope oncall: toolsearch check judges the whole catalog"

@@ -1132,7 +1132,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     rec = replace(rec, no_tools=servers_without_tools(inspector))  # named wherever the answer is read
     # the config starts other servers than the catalog lists, or registers them otherwise: said with the
     # answer, and beside the gate line that check --strict would refuse
-    rec = with_server_agreement(rec, agreement)
+    rec = with_server_agreement(rec, agreement, inspector)
     if kept_called is not None:
         rec = replace(rec, keep_called=kept_called)
     if evidence is not None:

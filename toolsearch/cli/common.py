@@ -811,15 +811,26 @@ def config_servers_said(config_path: str | None, inspector: Inspector) -> Server
     return agreement
 
 
-def with_server_agreement(rec: Any, agreement: ServerAgreement | None) -> Any:
+def with_server_agreement(rec: Any, agreement: ServerAgreement | None, inspector: Inspector | None = None) -> Any:
     """``rec`` (a :class:`~toolsearch.analysis.recommend.MultiRecommendation`) saying how the harness
     config's MCP servers disagree with the catalog's (``agreement`` from :func:`config_servers_said`):
     its ``config_servers`` sentences and why ``check --strict`` refuses its gate line
     (``gate_refused``), wherever the answer is read (text, ``--yaml``, markdown, ``--json``, the
-    report). ``rec`` unchanged (``None`` too) when they agree or there is no agreement."""
-    if rec is None or agreement is None or agreement.agrees:
+    report). For a session scope (``inspector.scope``) only the servers the scope reaches are said,
+    and there is no gate line, so no ``gate_refused``; nor when the goal is not reached (no gate
+    line either). ``rec`` unchanged (``None`` too) when they agree or there is no agreement."""
+    if rec is None or agreement is None:
         return rec
-    return dataclasses.replace(rec, config_servers=tuple(agreement.sentences()), gate_refused=agreement.gate_words)
+    scope = inspector.scope if inspector is not None else None
+    if scope is not None and inspector is not None:
+        kinds = {**{name: "mcp" for name in agreement.not_in_catalog}, **inspector.full_registration.server_kinds}
+        reached = scope.server_names(kinds)
+        agreement = agreement.within(reached.__contains__)
+    if agreement.agrees:
+        return rec
+    gated = rec.reached and scope is None  # gate_lines writes a gate command only then
+    return dataclasses.replace(rec, config_servers=tuple(agreement.sentences()),
+                               gate_refused=agreement.gate_words if gated else "")
 
 
 def empty_servers(inspector: Inspector) -> list[str]:

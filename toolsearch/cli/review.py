@@ -401,7 +401,8 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         raise ReviewUsageError(f"{args.output}: -o: the folder {quoted(str(output.parent))} does not exist")
     _refuse_writing_an_input(args, output, query_file)
     left_out: list[str] = []
-    recommendation = with_server_agreement(_report_recommendation(args, inspector, config, secrets), agreement)
+    recommendation = with_server_agreement(_report_recommendation(args, inspector, config, secrets), agreement,
+                                           inspector)
     given = args.context_length is not CONTEXT_LENGTH_NOT_GIVEN
     context_length, context_note = report_context_length(
         args.context_length if given else None, args.context_lengths, given=given, lengths_name="--context-lengths")

@@ -21,8 +21,8 @@ Nothing is started.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +163,13 @@ class ServerAgreement:
             if name == server and not what.startswith("tools."):
                 return f"{what} in {self.config_path}"
         return ""
+
+    def within(self, reaches: Callable[[str], bool]) -> ServerAgreement:
+        """Only the servers a session scope reaches (``reaches(name)``): a scoped answer is not about the
+        others. A servers map that cannot be read (:attr:`unreadable`) stays: no server can be told."""
+        return replace(self, not_in_catalog=tuple(name for name in self.not_in_catalog if reaches(name)),
+                       set_up_otherwise=tuple(pair for pair in self.set_up_otherwise if reaches(pair[0])),
+                       not_in_config=tuple(name for name in self.not_in_config if reaches(name)))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, the servers by name: ``config``, ``not_in_catalog``, ``set_up_otherwise`` (each
