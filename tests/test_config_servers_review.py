@@ -112,3 +112,12 @@ def test_a_scoped_answer_speaks_only_of_its_servers_and_of_no_gate(tmp_path):
     assert [line[:len(DISABLED) - 21] for line in oncall["config_servers"]] == [DISABLED[21:]]
     lines = answer("oncall").splitlines()
     assert lines[-1] == "gate: none for scope oncall: toolsearch check judges the whole catalog"
+
+
+def test_checks_suggested_settings_are_for_the_catalog_as_listed(tmp_path):
+    where = workspace(tmp_path, GRAFANA_OFF)
+    missed = run_cli("check", TEAM, "--config", "c.yaml", "--context-lengths", "32k", "--goal", "full", cwd=where)
+    assert missed.returncode == 1, missed.stderr
+    said = [line for line in missed.stdout.splitlines() if "reach" in line and "at every length" in line]
+    assert len(said) == 1 and (said[0].startswith("settings that reach it at every length for the catalog as listed: ")
+                               or said[0].startswith("no setting reaches it at every length for the catalog as listed: ")), said

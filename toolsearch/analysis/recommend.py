@@ -1528,8 +1528,14 @@ def verdict_words(rec: MultiRecommendation) -> str:
     ``recommend --format markdown``, the ``--yaml`` block's comment and :func:`verdict_line` say it.
     When the harness config's servers disagree with the catalog's (:attr:`MultiRecommendation.config_servers`),
     it ends ``for the catalog as listed``: the figures count servers the harness does not run as counted."""
-    return (f"{'' if rec.reached else 'not '}reached at {lengths_scope_words(rec)}"
-            + (" for the catalog as listed" if rec.config_servers else ""))
+    return f"{'' if rec.reached else 'not '}reached at {lengths_scope_words(rec)}{as_listed_words(rec)}"
+
+
+def as_listed_words(rec: MultiRecommendation) -> str:
+    """`` for the catalog as listed`` when the harness config's servers disagree with the catalog's
+    (:attr:`MultiRecommendation.config_servers`), else ``""``: what ``recommend``'s verdict and
+    ``check``'s suggested settings end with."""
+    return " for the catalog as listed" if rec.config_servers else ""
 
 
 def verdict_line(rec: MultiRecommendation) -> str:
