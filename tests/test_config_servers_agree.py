@@ -84,7 +84,7 @@ def test_a_disabled_server_is_said_in_every_form_of_the_answer_and_its_gate_is_r
     assert (data["reached"], data["config_servers"], data["gate_refused"]) == (True, [sentence], REFUSED_UNTIL_LISTED)
     assert data["config_agreement"] == {"config": "config.yaml", "not_in_catalog": [],
                                         "set_up_otherwise": [{"server": "grafana", "differs": "enabled: false"}],
-                                        "not_in_config": []}
+                                        "not_in_config": [], "mcp_servers_unreadable": None}
 
     # check's suggested settings (a goal it misses) are for the same catalog, and say so as recommend does
     missed = run_cli("check", *FILES, "--config", "config.yaml", "--context-lengths", "32k", "--goal", "full",
