@@ -50,10 +50,13 @@ def recommend(where: Path, *more: str, files=FILES):
     return run_cli("recommend", *files, "--config", "config.yaml", *GOAL, *more, cwd=where)
 
 
-def gate_command(line: str, words: str) -> list[str]:
-    """The gate line's command (``gate: toolsearch check …  (WORDS)``) as argv after ``toolsearch``."""
-    assert line.startswith("gate: toolsearch check ") and line.endswith(f" ({words})"), line
-    return shlex.split(line[len("gate: "):-len(f" ({words})")])[1:]
+def gate_command(lines: list[str], words: str) -> list[str]:
+    """The gate line's command (``gate: toolsearch check …``, the command alone, followed by ``gate refused:
+    WORDS``) as argv after ``toolsearch``."""
+    line, refused = lines[-2:]
+    assert line.startswith("gate: toolsearch check ") and "(" not in line, line
+    assert refused == f"gate refused: {words}", refused
+    return shlex.split(line[len("gate: "):])[1:]
 
 
 def test_a_disabled_server_is_said_in_every_form_of_the_answer_and_its_gate_is_refused(tmp_path):
@@ -66,19 +69,20 @@ def test_a_disabled_server_is_said_in_every_form_of_the_answer_and_its_gate_is_r
     lines = text.stdout.splitlines()
     assert lines[0] == "Reached at every listed context length for the catalog as listed."
     assert lines[2] == f"config servers: {sentence}"
-    command = gate_command(lines[-1], REFUSED_UNTIL_LISTED)
+    command = gate_command(lines, REFUSED_UNTIL_LISTED)
 
     block = recommend(where, "--yaml")
     comments = [line for line in block.stdout.splitlines() if line.startswith("#")]
     assert comments[5:7] == ["# reached at every listed context length for the catalog as listed",
                              f"# config servers: {sentence}"]
-    assert comments[-1] == "# " + lines[-1]
+    assert comments[-2:] == ["# " + lines[-2], "# " + lines[-1]]
     assert yaml.safe_load(block.stdout) == {"tools": {"tool_search": {"threshold_pct": 5.8, "listing_max_tokens": 1851}}}
 
     markdown = recommend(where, "--format", "markdown").stdout.splitlines()
     assert markdown[0].endswith(", reached at every listed context length for the catalog as listed")
     assert f"- config servers: {sentence}" in markdown
-    assert markdown[-1].startswith("**Gate:** `toolsearch check ") and markdown[-1].endswith(f"` ({REFUSED_UNTIL_LISTED})")
+    assert markdown[-3].startswith("**Gate:** `toolsearch check ") and markdown[-3].endswith("`")
+    assert markdown[-1] == f"**Gate refused:** {REFUSED_UNTIL_LISTED}"
 
     data = json.loads(recommend(where, "--json").stdout)
     assert (data["reached"], data["config_servers"], data["gate_refused"]) == (True, [sentence], REFUSED_UNTIL_LISTED)
@@ -107,7 +111,7 @@ def test_a_tools_filter_the_catalog_was_not_listed_with_is_said_with_the_answer(
     text = recommend(where)
     assert text.returncode == 0, text.stderr
     assert f"config servers: {sentence}" in text.stdout.splitlines()
-    strict = run_cli(*gate_command(text.stdout.splitlines()[-1], REFUSED_UNTIL_LISTED), cwd=where)
+    strict = run_cli(*gate_command(text.stdout.splitlines(), REFUSED_UNTIL_LISTED), cwd=where)
     assert strict.returncode == 2 and "the gate would count its tools" in strict.stderr
 
 
@@ -118,7 +122,7 @@ def test_a_server_the_catalog_lacks_is_said_with_the_answer(tmp_path):
     data = json.loads(recommend(where, "--json").stdout)
     assert (data["config_servers"], data["gate_refused"]) == ([sentence], REFUSED_UNTIL_LISTED)
     text = recommend(where)
-    strict = run_cli(*gate_command(text.stdout.splitlines()[-1], REFUSED_UNTIL_LISTED), cwd=where)
+    strict = run_cli(*gate_command(text.stdout.splitlines(), REFUSED_UNTIL_LISTED), cwd=where)
     assert strict.returncode == 2 and "the gate would judge a catalog without it" in strict.stderr
 
 
@@ -171,14 +175,14 @@ def test_catalog_servers_the_config_never_configures_are_named_by_every_command(
     lines = text.stdout.splitlines()
     assert lines[0] == "Reached at the context length 200K for the catalog as listed."
     assert lines[2] == "config servers: " + UNREAL.format(judged="these figures count")
-    strict = run_cli(*gate_command(lines[-1], REFUSED_UNCONFIGURED), cwd=where)
+    strict = run_cli(*gate_command(lines, REFUSED_UNCONFIGURED), cwd=where)
     assert strict.returncode == 2 and strict.stderr.splitlines()[-1].startswith("toolsearch: error: check --strict: ")
     report = run_cli("report", *files, "--config", "config.yaml", "--context-lengths", "200k", "--goal", "any",
                      "--no-lint", "--no-strategies", "-o", "report.html", cwd=where)
     assert report.returncode == 0 and warning in report.stderr.splitlines(), report.stderr
     html = (where / "report.html").read_text(encoding="utf-8")
     assert "config servers: config.yaml does not configure 4 MCP servers" in html
-    assert f"({REFUSED_UNCONFIGURED})" in html
+    assert f"gate refused: {REFUSED_UNCONFIGURED}" in html
 
 
 def test_a_config_without_mcp_servers_says_nothing_about_servers(tmp_path):

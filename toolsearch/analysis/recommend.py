@@ -2135,7 +2135,8 @@ def gate_lines(rec: MultiRecommendation, *, tool_names: str = "prefixed", profil
     reached: no line (there is no promise to gate). ``config_file`` is the harness config the gate
     reads (the one the block is merged into). When ``check --strict`` would refuse the gate
     (:attr:`MultiRecommendation.gate_refused`: the config's servers disagree with the catalog's),
-    the gate line's words say so, and until when."""
+    a ``gate refused`` line without a command after the gate line says so, and until when; the gate
+    line itself holds only the command, so it can be copied and run as it is."""
     if not rec.reached:
         return []
     if scope is not None:
@@ -2145,7 +2146,9 @@ def gate_lines(rec: MultiRecommendation, *, tool_names: str = "prefixed", profil
         out.append(("snapshot", snapshot_command(catalogs, client_configs),
                     "run where the servers start; the gate reads the saved catalog and starts no server"))
     out.append(("gate", check_command(rec, config_file, tool_names=tool_names, profile=profile, catalogs=catalogs,
-                                      client_configs=client_configs), rec.gate_refused))
+                                      client_configs=client_configs), ""))
+    if rec.gate_refused:  # on a line of its own: the gate line stays a command that pastes as it is
+        out.append(("gate refused", None, rec.gate_refused))
     return out
 
 
