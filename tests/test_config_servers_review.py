@@ -42,7 +42,9 @@ def test_a_servers_map_that_is_not_a_mapping_is_said_and_refused_by_the_gate(tmp
     strict = run_cli("check", TEAM, "--config", "c.yaml", "--strict", "--context-lengths", "32k", "--goal", "names",
                      cwd=where)
     assert (strict.returncode, strict.stdout) == (2, "")
-    assert problem in strict.stderr.splitlines()[-1]
+    assert strict.stderr.splitlines()[-1] == (
+        "toolsearch: error: check --strict: mcp_servers in c.yaml cannot be read (the warning above): the gate could "
+        "not tell which servers the harness runs; fix it, or drop --strict to check the catalog as it is")
 
 
 #: team-workspace.yaml's MCP servers as a Hermes config starts them, grafana disabled.
@@ -121,3 +123,13 @@ def test_checks_suggested_settings_are_for_the_catalog_as_listed(tmp_path):
     said = [line for line in missed.stdout.splitlines() if "reach" in line and "at every length" in line]
     assert len(said) == 1 and (said[0].startswith("settings that reach it at every length for the catalog as listed: ")
                                or said[0].startswith("no setting reaches it at every length for the catalog as listed: ")), said
+
+
+def test_an_entry_that_cannot_be_used_is_to_be_fixed_not_listed_again(tmp_path):
+    where = workspace(tmp_path, GRAFANA_OFF.replace("grafana-mcp, enabled: false", "grafana-mcp")
+                      .replace("{command: github-mcp}", "{}"))
+    plan = run_cli("plan", TEAM, "--config", "c.yaml", "--context-length", "200k", cwd=where)
+    said = [line for line in plan.stderr.splitlines() if "'github': an entry that cannot be used" in line]
+    assert len(said) == 1, plan.stderr
+    assert said[0].endswith("these figures count its tools as the catalog lists it; fix the entry in mcp_servers "
+                            "of c.yaml"), said[0]

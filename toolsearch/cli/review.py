@@ -45,7 +45,7 @@ from .common import (GOAL_HELP, gate_files, load_harness_config, input_written_o
                      note_unused_settings, config_servers_said, with_server_agreement,
                      warn_empty_catalog, with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
-from ..live.config_agreement import GATE, ServerAgreement
+from ..live.config_agreement import ServerAgreement
 from .textfmt import (github_command, name_cell, one_line, output_file, parse_context_lengths, runner_safe,
                       text_table, whole_number, write_output_file)
 
@@ -278,8 +278,7 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, "strict", False) and not agreement.agrees:
             # the gate would judge a catalog in which a new server's tools took no room, count tools the
             # harness leaves out, or count a server it does not start
-            raise ReviewUsageError(f"check --strict: {'; '.join(agreement.sentences(GATE))}, "
-                                   "and commit the catalog with the config; or drop --strict to check the catalog as it is")
+            raise ReviewUsageError(f"check --strict: {agreement.refusal()}")
         if getattr(args, "strict", False) and config.warnings:
             # a flag out of range (--listing-max-tokens 100) warns under the option typed (common.flag_warning)
             flags = [f"--{key.replace('_', '-')}" for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")

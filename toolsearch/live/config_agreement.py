@@ -55,14 +55,33 @@ def not_in_catalog_words(config_path: str, missing: Sequence[str], judged: str =
             f"({snapshot_hint(config_path)})")
 
 
-def set_up_otherwise_words(config_path: str, differ: Sequence[str], judged: str = "these figures count") -> str:
+def set_up_otherwise_fix(config_path: str, whats: Sequence[str]) -> str:
+    """How to make the catalog agree with servers ``config_path`` sets up otherwise (``whats``: what
+    differs for each, as :attr:`ServerAgreement.set_up_otherwise` words it), the offline ways first: drop
+    a disabled server from the catalog files, record a ``tools`` block under the catalog server's
+    ``config:``, fix an entry that cannot be used; else list the servers again with ``snapshot``."""
+    fixes = []
+    if any(what == "enabled: false" for what in whats):
+        fixes.append("drop the disabled server from the catalog files")
+    if any(what.startswith("tools.") for what in whats):
+        fixes.append(f"copy the server's tools block from mcp_servers in {config_path} under its config: in the catalog")
+    if any(what.startswith("an entry that cannot be used") for what in whats):
+        fixes.append(f"fix the entry in mcp_servers of {config_path}")
+    if any(not what.startswith("an entry") for what in whats):  # snapshot cannot mend an entry it cannot start
+        fixes.append(f"or list the servers again ({snapshot_hint(config_path)})")
+    return "; ".join(fixes)
+
+
+def set_up_otherwise_words(config_path: str, differ: Sequence[str], judged: str = "these figures count",
+                           fix: str | None = None) -> str:
     """The catalog's servers ``config_path`` sets up otherwise than the catalog was listed with
     (``differ``: ``'name': what differs`` each), in one sentence; ``judged`` says who counts them as
-    listed (``check --strict``: ``the gate would count``)."""
+    listed (``check --strict``: ``the gate would count``); ``fix`` how to make them agree
+    (:func:`set_up_otherwise_fix`; default: list the servers again with ``snapshot``)."""
     it, its = _pronouns(len(differ))
     return (f"{config_path} sets up {counted(len(differ), 'MCP server')} otherwise than the catalog was listed with "
-            f"({'; '.join(differ)}): {judged} {its} tools as the catalog lists {it}; list the servers' tools into "
-            f"the catalog again ({snapshot_hint(config_path)})")
+            f"({'; '.join(differ)}): {judged} {its} tools as the catalog lists {it}; "
+            + (fix or f"list the servers' tools into the catalog again ({snapshot_hint(config_path)})"))
 
 
 def not_in_config_words(config_path: str, unstarted: Sequence[str], judged: str = "these figures count") -> str:
@@ -132,7 +151,9 @@ class ServerAgreement:
                                             "the gate would judge" if gate else "these figures are for"))
         if self.set_up_otherwise:
             out.append(set_up_otherwise_words(self.config_path, self.differ_words,
-                                              "the gate would count" if gate else "these figures count"))
+                                              "the gate would count" if gate else "these figures count",
+                                              set_up_otherwise_fix(self.config_path,
+                                                                   [what for _, what in self.set_up_otherwise])))
         if self.not_in_config:
             out.append(not_in_config_words(self.config_path, self.not_in_config,
                                            "the gate would count" if gate else "these figures count"))
@@ -141,17 +162,25 @@ class ServerAgreement:
     @property
     def gate_words(self) -> str:
         """Why ``check --strict`` refuses a gate on this catalog with this config, and until when, as
-        ``recommend`` writes it beside its gate line: ``check --strict refuses it until the catalog is
-        listed again with toolsearch snapshot config.yaml -o CATALOG``; ``""`` when they agree."""
-        until = []
+        ``recommend`` writes it under its gate line: ``check --strict refuses it until the catalog agrees
+        with mcp_servers in config.yaml (the config servers sentences say how)``; ``""`` when they agree."""
+        if self.agrees:
+            return ""
         if self.unreadable:
-            until.append(f"mcp_servers in {self.config_path} maps server names to entries")
-        if self.not_in_catalog or self.set_up_otherwise:
-            until.append(f"the catalog is listed again with {snapshot_hint(self.config_path)}")
-        if self.not_in_config:
-            until.append(f"the servers {self.config_path} does not configure are dropped from the catalog files "
-                         "or added to it")
-        return f"check --strict refuses it until {' and '.join(until)}" if until else ""
+            return f"check --strict refuses it until mcp_servers in {self.config_path} maps server names to entries"
+        return (f"check --strict refuses it until the catalog agrees with mcp_servers in {self.config_path} "
+                "(the config servers sentences say how)")
+
+    def refusal(self) -> str:
+        """``check --strict``'s error when they disagree, after the warnings that said each way
+        (:meth:`sentences`), which it does not repeat."""
+        if self.unreadable:
+            return (f"mcp_servers in {self.config_path} cannot be read (the warning above): the gate could not tell "
+                    "which servers the harness runs; fix it, or drop --strict to check the catalog as it is")
+        n = len(self.sentences())
+        return (f"{self.config_path} and the catalog disagree about MCP servers ({counted(n, 'warning')} above): "
+                "the gate would judge servers the harness does not run as counted; make them agree and commit the "
+                "catalog with the config, or drop --strict to check the catalog as it is")
 
     def not_run(self, server: str) -> str:
         """Why the harness would not run the catalog's server ``server`` with this config (``enabled:
