@@ -43,11 +43,9 @@ def test_a_server_the_catalog_lacks_is_named_and_fails_a_strict_gate(tmp_path):
     strict = run_cli("check", CATALOG, "--config", config, "--strict", *GATE)
     assert strict.returncode == 2, strict.stdout
     assert strict.stdout == ""
-    assert strict.stderr.splitlines() == [warning, (
-        f"toolsearch: error: check --strict: {config} configures 1 MCP server the catalog does not have ('stripe'): "
-        f"the gate would judge a catalog without it; list the servers' tools into the catalog again (toolsearch "
-        f"snapshot {config} -o CATALOG), and commit the catalog with the config; or drop --strict to check the "
-        "catalog as it is")]
+    assert strict.stderr.splitlines() == [warning, (  # the warning said once, the error points at it
+        f"toolsearch: error: check --strict: {config} and the catalog disagree about MCP servers (not in the catalog: "
+        "'stripe'; the 1 warning above says how to make them agree): the gate would judge servers the harness does not run as counted; once they agree, commit the catalog with the config, or drop --strict to check the catalog as it is")]
     # without --strict the check runs, and says it; a disabled server is not started, so not missed
     loose = run_cli("check", CATALOG, "--config", config, *GATE)
     assert loose.returncode == 0, loose.stderr
@@ -170,7 +168,9 @@ def test_a_server_the_config_filters_or_disables_otherwise_than_the_catalog_is_n
                                     "  slack: {url: 'https://slack.example/mcp'}\n")
     words = (f"{config} sets up 2 MCP servers otherwise than the catalog was listed with ('github': tools.exclude, "
              f"tools.prompts; 'grafana': enabled: false): these figures count their tools as the catalog lists them")
-    hint = f"list the servers' tools into the catalog again (toolsearch snapshot {config} -o CATALOG)"
+    hint = (f"drop the disabled server from the catalog files; copy the server's tools block from mcp_servers in "
+            f"{config} under its config: in the catalog; or list the servers again (toolsearch snapshot {config} -o "
+            "CATALOG)")
     warning = f"toolsearch: warning: {words}; {hint}"
     loose = run_cli("check", CATALOG, "--config", config, *GATE)
     assert loose.returncode == 0, loose.stderr
@@ -178,8 +178,9 @@ def test_a_server_the_config_filters_or_disables_otherwise_than_the_catalog_is_n
     strict = run_cli("check", CATALOG, "--config", config, "--strict", *GATE)
     assert (strict.returncode, strict.stdout) == (2, "")
     assert strict.stderr.splitlines() == [warning, (
-        f"toolsearch: error: check --strict: {words.replace('these figures count', 'the gate would count')}; {hint}, "
-        "and commit the catalog with the config; or drop --strict to check the catalog as it is")]
+        f"toolsearch: error: check --strict: {config} and the catalog disagree about MCP servers (set up otherwise: "
+        "'github': tools.exclude, tools.prompts; 'grafana': enabled: false; the 1 warning above says how to make them "
+        "agree): the gate would judge servers the harness does not run as counted; once they agree, commit the catalog with the config, or drop --strict to check the catalog as it is")]
     plan = run_cli("plan", CATALOG, "--config", config, "--context-length", "32k")
     assert plan.returncode == 0 and warning in plan.stderr.splitlines(), plan.stderr
 
@@ -210,8 +211,7 @@ def test_a_config_entry_the_harness_cannot_use_for_a_catalog_server_is_named(tmp
     assert warning == (f"toolsearch: warning: {config} sets up 1 MCP server otherwise than the catalog was listed with "
                        f"('github': an entry that cannot be used ({config}: mcp_servers.github.tools: expected a "
                        "mapping (include, exclude, resources, prompts), got list)): these figures count its tools as "
-                       f"the catalog lists it; list the servers' tools into the catalog again (toolsearch snapshot "
-                       f"{config} -o CATALOG)")
+                       f"the catalog lists it; fix the entry in mcp_servers of {config}")
     assert strict.stderr.splitlines()[1].startswith("toolsearch: error: check --strict: ")
 
 

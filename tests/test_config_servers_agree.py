@@ -34,9 +34,13 @@ SNAPSHOT = "list the servers' tools into the catalog again (toolsearch snapshot 
 AGAIN = "or list the servers again (toolsearch snapshot config.yaml -o CATALOG)"
 REFUSED_UNTIL_LISTED = ("check --strict refuses it until the catalog agrees with mcp_servers in config.yaml (the config "
                         "servers sentences say how)")
-STRICT = ("toolsearch: error: check --strict: config.yaml and the catalog disagree about MCP servers (1 warning above): "
-          "the gate would judge servers the harness does not run as counted; make them agree and commit the catalog "
-          "with the config, or drop --strict to check the catalog as it is")
+
+
+def strict_error(which: str) -> str:
+    """``check --strict``'s refusal: the servers named (``which``), the how-to left to the one warning above."""
+    return (f"toolsearch: error: check --strict: config.yaml and the catalog disagree about MCP servers ({which}; the "
+            "1 warning above says how to make them agree): the gate would judge servers the harness does not run as "
+            "counted; once they agree, commit the catalog with the config, or drop --strict to check the catalog as it is")
 
 
 def folder(tmp_path: Path, files=FILES, **servers: str) -> Path:
@@ -105,7 +109,8 @@ def test_a_disabled_server_is_said_in_every_form_of_the_answer_and_its_gate_is_r
     # the gate line, run as printed: refused, for the reason the answer gave
     strict = run_cli(*command, cwd=where)
     assert (strict.returncode, strict.stdout) == (2, "")
-    assert strict.stderr.splitlines() == [f"toolsearch: warning: {sentence}", STRICT]  # each sentence said once
+    assert strict.stderr.splitlines() == [f"toolsearch: warning: {sentence}",  # each sentence said once
+                                          strict_error("set up otherwise: 'grafana': enabled: false")]
 
 
 def test_a_tools_filter_the_catalog_was_not_listed_with_is_said_with_the_answer(tmp_path):
@@ -117,7 +122,8 @@ def test_a_tools_filter_the_catalog_was_not_listed_with_is_said_with_the_answer(
     assert text.returncode == 0, text.stderr
     assert f"config servers: {sentence}" in text.stdout.splitlines()
     strict = run_cli(*gate_command(text.stdout.splitlines(), REFUSED_UNTIL_LISTED), cwd=where)
-    assert strict.returncode == 2 and strict.stderr.splitlines() == [f"toolsearch: warning: {sentence}", STRICT]
+    assert strict.returncode == 2 and strict.stderr.splitlines() == [
+        f"toolsearch: warning: {sentence}", strict_error("set up otherwise: 'github': tools.exclude")]
 
 
 def test_a_server_the_catalog_lacks_is_said_with_the_answer(tmp_path):
@@ -128,7 +134,7 @@ def test_a_server_the_catalog_lacks_is_said_with_the_answer(tmp_path):
     assert (data["config_servers"], data["gate_refused"]) == ([sentence], REFUSED_UNTIL_LISTED)
     text = recommend(where)
     strict = run_cli(*gate_command(text.stdout.splitlines(), REFUSED_UNTIL_LISTED), cwd=where)
-    assert strict.returncode == 2 and strict.stderr.splitlines()[-1] == STRICT
+    assert strict.returncode == 2 and strict.stderr.splitlines()[-1] == strict_error("not in the catalog: 'stripe'")
 
 
 def test_a_config_that_agrees_with_the_catalog_gives_a_gate_that_passes(tmp_path):
@@ -172,7 +178,8 @@ def test_catalog_servers_the_config_never_configures_are_named_by_every_command(
     strict = run_cli("check", *files, "--config", "config.yaml", "--strict", "--context-lengths", "200k", "--goal", "any",
                      cwd=where)
     assert (strict.returncode, strict.stdout) == (2, "")
-    assert strict.stderr.splitlines() == [warning, STRICT]
+    assert strict.stderr.splitlines() == [
+        warning, strict_error("not configured: 'unreal', 'git', 'filesystem', 'jira'")]
     text = run_cli("recommend", *files, "--config", "config.yaml", "--context-lengths", "200k", "--goal", "any", cwd=where)
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()

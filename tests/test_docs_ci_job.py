@@ -203,8 +203,8 @@ def test_a_pull_request_that_breaks_the_catalog_or_filters_a_server_is_annotated
     logs = []
     statuses, summary = _run_job(repo, tmp_path / "b", logs)
     assert statuses == [0, 2, 0] and summary == ""
-    assert logs[1].startswith("::error title=toolsearch check%3A bad input::check --strict: config.yaml sets up 1 MCP "
-                              "server otherwise than the catalog was listed with ('github': tools.exclude)"), logs[1]
+    assert logs[1].startswith("::error title=toolsearch check%3A bad input::check --strict: config.yaml and the catalog "
+                              "disagree about MCP servers (set up otherwise: 'github': tools.exclude;"), logs[1]
 
 
 def test_a_pull_request_that_turns_the_catalog_into_a_client_config_starts_nothing(tmp_path):

@@ -173,13 +173,21 @@ class ServerAgreement:
 
     def refusal(self) -> str:
         """``check --strict``'s error when they disagree, after the warnings that said each way
-        (:meth:`sentences`), which it does not repeat."""
+        (:meth:`sentences`): it names the servers (a CI annotation may show only the error) but leaves
+        the how-to to the warnings, so nothing is said twice."""
         if self.unreadable:
             return (f"mcp_servers in {self.config_path} cannot be read (the warning above): the gate could not tell "
                     "which servers the harness runs; fix it, or drop --strict to check the catalog as it is")
         n = len(self.sentences())
-        return (f"{self.config_path} and the catalog disagree about MCP servers ({counted(n, 'warning')} above): "
-                "the gate would judge servers the harness does not run as counted; make them agree and commit the "
+        which = ([f"not in the catalog: {', '.join(quoted(name) for name in self.not_in_catalog)}"]
+                 if self.not_in_catalog else [])
+        which += [f"set up otherwise: {'; '.join(self.differ_words)}"] if self.set_up_otherwise else []
+        which += ([f"not configured: {', '.join(quoted(name) for name in self.not_in_config)}"]
+                  if self.not_in_config else [])
+        says = "says" if n == 1 else "say"
+        return (f"{self.config_path} and the catalog disagree about MCP servers ({'; '.join(which)}; the "
+                f"{counted(n, 'warning')} above {says} how to make them agree): "
+                "the gate would judge servers the harness does not run as counted; once they agree, commit the "
                 "catalog with the config, or drop --strict to check the catalog as it is")
 
     def not_run(self, server: str) -> str:
