@@ -133,3 +133,14 @@ def test_an_entry_that_cannot_be_used_is_to_be_fixed_not_listed_again(tmp_path):
     assert len(said) == 1, plan.stderr
     assert said[0].endswith("these figures count its tools as the catalog lists it; fix the entry in mcp_servers "
                             "of c.yaml"), said[0]
+
+
+def test_a_hermes_scope_that_leaves_the_disabled_server_out_says_nothing_of_it(tmp_path):
+    """The config is also the scope file: its platform reaches every enabled MCP server, so the
+    disabled one is outside the scope, and the scoped answer has nothing to say about it."""
+    where = workspace(tmp_path, GRAFANA_OFF + "platform_toolsets:\n  cli: [hermes-cli]\n")
+    result = run_cli("recommend", TEAM, "--config", "c.yaml", "--scope-file", "c.yaml", "--scope", "cli",
+                     "--context-lengths", "200k", "--goal", "any", "--json", cwd=where)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["config_servers"], data["gate_refused"]) == ([], None)
