@@ -170,8 +170,8 @@ def test_the_gate_line_of_a_client_config_reads_its_snapshot() -> None:
                          client_configs=["mcp.json", "more servers.json"])
     lines = block.splitlines()
     at = lines.index(next(line for line in lines if line.startswith("# gate: ")))
-    assert lines[at - 1] == ("# snapshot: toolsearch snapshot mcp.json 'more servers.json' -o catalog.yaml (run where "
-                             "the servers start; the gate reads the saved catalog and starts no server)")
+    assert lines[at - 1] == ("# snapshot: toolsearch snapshot mcp.json 'more servers.json' -o catalog.yaml  # run where "
+                             "the servers start; the gate reads the saved catalog and starts no server")
     assert lines[at].startswith("# gate: toolsearch check catalog.yaml five.yaml --config config.yaml --strict ")
     # a catalog file already called catalog.yaml is not written over
     taken = export_block(rec, parse_config({}), catalog_name="x", fingerprint="0" * 16, version="test",
@@ -196,7 +196,8 @@ def test_recommend_on_a_client_config_then_snapshot_and_gate(tmp_path) -> None:
     assert made.returncode == 0, made.stdout + made.stderr
     (tmp_path / "config.yaml").write_text(made.stdout, encoding="utf-8")
     snapshot = next(line for line in made.stdout.splitlines() if line.startswith("# snapshot: "))
-    saved = run_cli(*shlex.split(snapshot.removeprefix("# snapshot: ").split(" (run where")[0])[1:], cwd=tmp_path)
+    # pasted as it is: the words after the command are a shell comment
+    saved = run_cli(*shlex.split(snapshot.removeprefix("# snapshot: "), comments=True)[1:], cwd=tmp_path)
     assert saved.returncode == 0 and (tmp_path / "catalog.yaml").exists(), saved.stderr
     gate = next(line for line in made.stdout.splitlines() if line.startswith("# gate: "))
     checked = run_cli(*shlex.split(gate.removeprefix("# gate: "))[1:], cwd=tmp_path)
@@ -228,10 +229,11 @@ def test_report_on_a_client_config_gives_the_snapshot_and_a_gate_that_reads_it(t
     snapshot = next(line for line in lines if line.startswith("# snapshot: "))
     gate = next(line for line in lines if line.startswith("# gate: "))
     assert snapshot in recommended.stdout.splitlines() and gate in recommended.stdout.splitlines()
-    assert snapshot.startswith("# snapshot: toolsearch snapshot mcp.json -o catalog.yaml (run where the servers start")
+    assert snapshot.startswith("# snapshot: toolsearch snapshot mcp.json -o catalog.yaml  # run where the servers start")
     assert gate.startswith("# gate: toolsearch check catalog.yaml --config config.yaml --strict ")
     (tmp_path / "config.yaml").write_text(block, encoding="utf-8")
-    saved = run_cli(*shlex.split(snapshot.removeprefix("# snapshot: ").split(" (run where")[0])[1:], cwd=tmp_path)
+    # pasted as it is: the words after the command are a shell comment
+    saved = run_cli(*shlex.split(snapshot.removeprefix("# snapshot: "), comments=True)[1:], cwd=tmp_path)
     assert saved.returncode == 0 and (tmp_path / "catalog.yaml").exists(), saved.stderr
     checked = run_cli(*shlex.split(gate.removeprefix("# gate: "))[1:], cwd=tmp_path)
     assert checked.returncode == 0, gate + "\n" + checked.stdout + checked.stderr

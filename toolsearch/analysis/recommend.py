@@ -1547,12 +1547,13 @@ def verdict_line(rec: MultiRecommendation) -> str:
 
 
 def gate_line_text(label: str, command: str | None, words: str) -> str:
-    """One of :func:`gate_lines`' lines as plain text, ``label: command (words)`` (no command:
+    """One of :func:`gate_lines`' lines as plain text, ``label: command  # words`` (no command:
     ``label: words``), as ``toolsearch recommend`` prints it under its table and the config
-    block's comments carry it. Catalog text is as given: the caller escapes it for its medium."""
+    block's comments carry it: the words follow as a shell comment, so everything after the label
+    pastes into a shell as it is. Catalog text is as given: the caller escapes it for its medium."""
     if command is None:
         return f"{label}: {words}"
-    return f"{label}: {command}" + (f" ({words})" if words else "")
+    return f"{label}: {command}" + (f"  # {words}" if words else "")
 
 
 def beyond_goal_line(rec: MultiRecommendation) -> str:
