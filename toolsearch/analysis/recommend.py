@@ -1112,6 +1112,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     costs: dict[str, str] = {}  # per suggested goal, what it costs (computed once, named per server)
     lowered: list[_LowerGoal] = []  # per server too large for some lengths, the lower goal that names it elsewhere
     unnamed = []
+    blocked: list[tuple[str, int]] = []  # kept servers no setting names at some length, with their need
     for name, state in states.items():
         if state in ("full", "names") or rec.inactive:  # tier 0: every schema is sent, no listing to name it
             continue
@@ -1151,6 +1152,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
             why += _fits_elsewhere(lower) or (f"; named at {named_words}" if named_at else "")
             if name in rec.keep_servers:  # the goal asks for it named: say what would
                 why += _kept_words(rec, name, need)
+                blocked.append((name, need))
         elif name in rec.except_servers:
             only = f"; collapsed at {where} only, named at {named_words}" if named_at else ""
             why = (f"{name}: may collapse (an exception to the goal){only}; naming it needs a budget of {need:,} "
@@ -1167,7 +1169,8 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools,
                    keep_forces=_keep_forces_words(rec, ladder, config, states_at),
                    lower_goal=first.suggested if first else "",
-                   lower_goal_words=_lower_goal_words(first) if first else "")
+                   lower_goal_words=(_lower_goal_words(first) if first
+                                     else _kept_block_words(rec, blocked) if blocked else ""))
 
 
 def _keep_forces_words(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig,
@@ -1225,12 +1228,26 @@ def _kept_words(rec: MultiRecommendation, name: str, need: int) -> str:
     name but some listed length cannot give: what would reach the goal for it, after the reason.
     The lengths too short for it are left out of the context lengths (when a longer one can name
     it), or the server is no longer kept."""
+    return f"; it is kept named, {_kept_block(rec, name, need)}"
+
+
+def _kept_block(rec: MultiRecommendation, name: str, need: int) -> str:
+    """For a server kept named (``keep_servers``) that a budget of ``need`` tokens names, the words
+    after "kept named": where no setting names it and what to do, as ``recommend``'s ``not named``
+    line (:func:`_kept_words`) and ``check``'s suggestion (:func:`_kept_block_words`) both say it."""
     short = [c.context_length for c in rec.contexts if need > _largest_budget([c.context_length])[0]]
     fits = len(short) < len(rec.contexts)
     where = _and(_length_word(c) for c in short)
-    return (f"; it is kept named, which no setting does at {where}: "
-            + (f"leave {where} out of the context lengths, or stop keeping it named" if fits
-               else "no listed length can name it, so stop keeping it named"))
+    return (f"which no setting does at {where}, whatever the goal there: "
+            + (f"leave {where} out of the context lengths, or stop keeping {name} named" if fits
+               else f"no listed length can name it, so stop keeping {name} named"))
+
+
+def _kept_block_words(rec: MultiRecommendation, blocked: Sequence[tuple[str, int]]) -> str:
+    """``check``'s suggestion when servers kept named (``blocked``: each with the budget naming it)
+    cannot be named at some listed length: no per-length goal reaches the goal there, so the words say
+    what would (:func:`_kept_block`), in place of a lower goal that would fail too."""
+    return "; ".join(f"{name} is kept named at every length, {_kept_block(rec, name, need)}" for name, need in blocked)
 
 
 @dataclass(frozen=True)
@@ -1280,7 +1297,11 @@ def _lower_goal(rec: MultiRecommendation, states_at: Mapping[int | None, Mapping
         alternative = recommend_for_contexts(
             ladder, config, [c.context_length for c in rec.contexts], rec.goal, except_servers=rec.except_servers,
             keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals={n: reachable for n in short})
-        costs[suggested] = suggestion_cost_words(alternative)
+        # a goal that fails too is no suggestion: a server kept named at every length that no setting
+        # names at a short length keeps any per-length goal out of reach there (said by _kept_block)
+        costs[suggested] = suggestion_cost_words(alternative) if alternative.reached else ""
+    if not costs[suggested]:
+        return None
     return _LowerGoal(tuple(fits), tuple(short), items, suggested, costs[suggested], need)
 
 
