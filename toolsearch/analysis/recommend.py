@@ -1570,6 +1570,23 @@ def gate_line_text(label: str, command: str | None, words: str) -> str:
     return f"{label}: {command}" + (f" ({words})" if words else "")
 
 
+def more_than_goal(rec: MultiRecommendation) -> tuple[ContextOutcome, ...]:
+    """The lengths :func:`beyond_goal_line` names (:attr:`MultiRecommendation.beyond_goal` when the goal
+    is reached and tool search is active; ``()`` otherwise), as ``recommend``'s text, markdown,
+    ``--yaml`` comments and ``--json`` (``more_than_goal``) give them."""
+    return rec.beyond_goal if rec.reached and not rec.inactive else ()
+
+
+def more_than_goal_dicts(rec: MultiRecommendation) -> list[dict[str, Any]]:
+    """:func:`more_than_goal` for ``recommend --json``: per length, its goal, the listing it gets and
+    the budget its own goal needs (tokens)."""
+    needs = dict(zip((c.context_length for c in rec.contexts),
+                     rec.length_goal_budgets or tuple(rec.goal_budget for _ in rec.contexts)))
+    return [{"context_length": c.context_length, "goal": rec.goal_at(c.context_length), "listing_form": c.listing_form,
+             "servers_named": c.servers_named, "servers_total": c.servers_total, "listing_tokens": c.listing_tokens,
+             "goal_budget": needs[c.context_length]} for c in more_than_goal(rec)]
+
+
 def beyond_goal_line(rec: MultiRecommendation) -> str:
     """Where the settings list more than a length's own goal asks (:attr:`MultiRecommendation.beyond_goal`),
     and why, in one line: each length with its form, and with its servers named when the form is
@@ -1579,7 +1596,7 @@ def beyond_goal_line(rec: MultiRecommendation) -> str:
             return form_word(c.listing_form)
         return f"{form_word(c.listing_form)}, {c.servers_named:,} of {c.servers_total:,} servers named"
 
-    beyond = rec.beyond_goal
+    beyond = more_than_goal(rec)
     if not beyond:
         return ""
     return ("more than the goal asks at " + ", ".join(f"{context_words(c.context_length)} ({listed(c)})" for c in beyond)
@@ -2231,6 +2248,13 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     for c in rec.contexts:
         lines.append(f"# {at_length(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")
+    beyond = beyond_goal_line(rec)  # as `recommend` prints it: why a length gets more than its goal asks
+    if beyond:
+        lines.append(f"# {_comment_text(beyond)}")
+    if ladder is not None and not rec.inactive:  # and what it adds to today's settings
+        raised = raised_changes(ladder, config, rec)
+        if raised:
+            lines.append(f"# {_comment_text(raised_words(config, raised))}")
     if lowered:  # what the block takes away from today's settings, named in the file a reviewer reads
         lines.append(f"# {_comment_text(lowered_words(rec, config, lowered, ladder))}")
     # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config
