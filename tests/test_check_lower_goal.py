@@ -48,7 +48,7 @@ def test_a_goal_reachable_everywhere_suggests_no_lower_goal() -> None:
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
 KEPT = (TEAM, CLOUDFLARE, "--context-lengths", "32k,200k", "--keep", "github", "--keep", "cloudflare")
 KEPT_WORDS = ("cloudflare is kept named at every length, which no setting does at 32K, whatever the goal there: "
-              "leave 32K out of the context lengths, or stop keeping cloudflare named")
+              "leave 32K out of the context lengths, or stop keeping it named")
 
 
 def test_a_kept_server_too_large_for_a_length_suggests_no_lower_goal() -> None:
@@ -64,5 +64,5 @@ def test_a_kept_server_too_large_for_a_length_suggests_no_lower_goal() -> None:
     said = run_cli("recommend", *KEPT, "--goal", "names")
     assert ("not named: cloudflare: naming it needs a budget of 46,241 tokens, more than the whole 32K context "
             "(32,000 tokens); it is kept named, which no setting does at 32K, whatever the goal there: leave 32K out "
-            "of the context lengths, or stop keeping cloudflare named") in said.stdout.splitlines(), said.stdout
+            "of the context lengths, or stop keeping it named") in said.stdout.splitlines(), said.stdout
     assert json.loads(run_cli("recommend", *KEPT, "--goal", "names", "--json").stdout)["lower_goal"] is None

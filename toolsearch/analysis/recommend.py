@@ -93,29 +93,29 @@ def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Se
     ``check``, the export block and the Tuning page say it: ``"every server at names or better"``,
     or with per-length goals ``"every server at names or better at 32K; every tool with its short
     description (form full) at 200K and 1M"`` (``context_lengths`` orders them; the lengths of
-    ``length_goals`` alone without it). Kept servers (``--keep``) under a goal that already holds every
-    server at names or better read ``"every server at names or better, slack kept named"``. Server names are catalog text: invisible characters are
+    ``length_goals`` alone without it). Kept servers (``--keep``) read ``"every server at names or better;
+    kept named at every length: github, slack"``, with one goal or per-length goals (``at 200K`` with one
+    listed length). Server names are catalog text: invisible characters are
     shown as markers, line breaks too (:func:`toolsearch.engine.invisible.reveal_line`): the words are
     one line, the heading of the verdict."""
     except_servers = [reveal_line(name) for name in except_servers]
     keep_servers = [reveal_line(name) for name in keep_servers]
+    lengths = list(context_lengths) or [c for c, _ in length_goals]
+    # the servers' requirements hold at every length, not only at the last one named
+    everywhere = f"at {_length_word(lengths[0])}" if len(lengths) == 1 else "at every length"
     if length_goals:
-        lengths = list(context_lengths) or [c for c, _ in length_goals]
         by_goal: dict[str, list[int | None]] = {}
         for c in lengths:
             by_goal.setdefault(goal_at(goal, length_goals, c), []).append(c)
         text = "; ".join(f"{GOAL_WORDS[g]} at {_and(_length_word(c) for c in cs)}" for g, cs in by_goal.items())
-        # the servers' requirements hold at every length, not only at the last one named
-        servers = ([f"{', '.join(except_servers)} may collapse"] if except_servers else []) + \
-            ([f"{', '.join(keep_servers)} at names or better"] if keep_servers else [])
-        return text + (f"; at every length, {' and '.join(servers)}" if servers else "")
-    text = GOAL_WORDS[goal]
-    if except_servers:
-        text += f", except {', '.join(except_servers)} (may collapse)"
-    if keep_servers and GOAL_FORMS[goal] in ("full", "names"):  # the goal already holds every server there
-        text += f", {', '.join(keep_servers)} kept named"
-    elif keep_servers:
-        text += f"; {', '.join(keep_servers)} at names or better"
+        if except_servers:
+            text += f"; {everywhere}, {', '.join(except_servers)} may collapse"
+    else:
+        text = GOAL_WORDS[goal]
+        if except_servers:
+            text += f", except {', '.join(except_servers)} (may collapse)"
+    if keep_servers:  # a list after a colon: "x, y kept named" read as more items of the goal's list
+        text += f"; kept named {everywhere}: {', '.join(keep_servers)}"
     return text
 
 
@@ -1239,8 +1239,8 @@ def _kept_block(rec: MultiRecommendation, name: str, need: int) -> str:
     fits = len(short) < len(rec.contexts)
     where = _and(_length_word(c) for c in short)
     return (f"which no setting does at {where}, whatever the goal there: "
-            + (f"leave {where} out of the context lengths, or stop keeping {name} named" if fits
-               else f"no listed length can name it, so stop keeping {name} named"))
+            + (f"leave {where} out of the context lengths, or stop keeping it named" if fits
+               else "no listed length can name it, so stop keeping it named"))
 
 
 def _kept_block_words(rec: MultiRecommendation, blocked: Sequence[tuple[str, int]]) -> str:
