@@ -87,6 +87,12 @@ def goal_at(goal: str, length_goals: LengthGoals, context_length: int | None) ->
     return dict(length_goals).get(context_length, goal)
 
 
+def every_length_words(lengths: Sequence[int | None]) -> str:
+    """``at every length``, or with one listed length that length (``at 200K``): "every length" over
+    one length reads as if others had been weighed (as :func:`lengths_scope_words` for the verdict)."""
+    return f"at {_length_word(lengths[0])}" if len(lengths) == 1 else "at every length"
+
+
 def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Sequence[str] = (),
                    keep_servers: Sequence[str] = (), context_lengths: Sequence[int | None] = ()) -> str:
     """The goal with its per-length goals and per-server requirements, in words, as ``recommend``,
@@ -102,7 +108,7 @@ def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Se
     keep_servers = [reveal_line(name) for name in keep_servers]
     lengths = list(context_lengths) or [c for c, _ in length_goals]
     # the servers' requirements hold at every length, not only at the last one named
-    everywhere = f"at {_length_word(lengths[0])}" if len(lengths) == 1 else "at every length"
+    everywhere = every_length_words(lengths)
     if length_goals:
         by_goal: dict[str, list[int | None]] = {}
         for c in lengths:
@@ -170,7 +176,7 @@ def headroom_action_words(rec: "MultiRecommendation", surface: str = "cli") -> s
         return ""
     control, example = HEADROOM_CONTROLS[surface]
     return (f"to keep room for the catalog to grow, {control}: {example} keeps the budget at least 10% above the "
-            "listing at every length")
+            f"listing {every_length_words([c.context_length for c in rec.contexts])}")
 
 
 def request_cost_lines(rec: "MultiRecommendation", planner: Planner, config: ToolSearchConfig) -> list[str]:
@@ -1464,23 +1470,24 @@ def headroom_listing_as_much(ladder: Ladder, config: ToolSearchConfig, rec: Mult
     return high
 
 
-def more_headroom_clause(headroom: int | None, settings: str = "current") -> str:
+def more_headroom_clause(headroom: int | None, settings: str = "current", where: str = "at every length") -> str:
     """What asking for more headroom would do where a reached recommendation lists less than the
     ``settings`` (``current`` or ``default``) settings, as a clause: ``headroom`` from
     :func:`headroom_listing_as_much`, the smallest that lists as much (``None``: none does), e.g.
     ``more headroom lists as much as the current settings at every length only from 149% headroom
     on``. ``recommend``'s "lists less" line, its ``--yaml`` block, its markdown and the report end
-    with it (:func:`lowered_words`); the Tuning page says it as a sentence (:func:`more_headroom_words`)."""
+    with it (:func:`lowered_words`); the Tuning page says it as a sentence (:func:`more_headroom_words`).
+    ``where``: :func:`every_length_words` of the lengths (``at 200K`` with one)."""
     if headroom is None:
         return (f"more headroom does not do it: no headroom up to {C.HEADROOM_PCT_MAX:,g}% gives a setting that meets "
-                f"the goal and lists as much as the {settings} settings at every length")
-    return f"more headroom lists as much as the {settings} settings at every length only from {headroom:,}% headroom on"
+                f"the goal and lists as much as the {settings} settings {where}")
+    return f"more headroom lists as much as the {settings} settings {where} only from {headroom:,}% headroom on"
 
 
-def more_headroom_words(headroom: int | None) -> str:
+def more_headroom_words(headroom: int | None, where: str = "at every length") -> str:
     """:func:`more_headroom_clause` as one sentence (the Tuning page's advice): ``More headroom
     lists as much as the current settings at every length only from 149% headroom on.``"""
-    clause = more_headroom_clause(headroom)
+    clause = more_headroom_clause(headroom, where=where)
     return clause[0].upper() + clause[1:] + "."
 
 
@@ -1529,7 +1536,8 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
             f"at {lowered_where(lowered)}"
             + (" · it is the cheapest setting that meets the goal" if rec.reached
                else " · it is the best reachable setting")
-            + (f" · {more_headroom_clause(headroom_listing_as_much(ladder, config, rec), settings)}"
+            + (" · " + more_headroom_clause(headroom_listing_as_much(ladder, config, rec), settings,
+                                            every_length_words([c.context_length for c in rec.contexts]))
                if ladder is not None and rec.reached else ""))
 
 

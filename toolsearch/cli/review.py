@@ -620,16 +620,18 @@ def _suggestion_lines(result: check_mod.CheckResult) -> list[tuple[str, str]]:
     for that line, ``large share`` for each length where the suggested listing takes a large share
     of the context, said as ``recommend`` says it (:func:`toolsearch.analysis.recommend.large_share_lines`);
     empty when the check passes or only the baseline comparison fails it."""
-    from ..analysis.recommend import LISTING_OFF_ACTION, LISTING_OFF_REASON, large_share_lines  # noqa: PLC0415
+    from ..analysis.recommend import (LISTING_OFF_ACTION, LISTING_OFF_REASON, every_length_words,  # noqa: PLC0415
+                                      large_share_lines)
 
     s = result.suggestion
     if s is None:
         return []
+    where = every_length_words([c.context_length for c in s.contexts])  # one length checked: that length
     if not s.reached:
-        return [("settings", f"no setting reaches it at every length: {s.reason}"
+        return [("settings", f"no setting reaches it {where}: {s.reason}"
                              + (f"; {LISTING_OFF_ACTION}" if s.reason == LISTING_OFF_REASON else "")
                              + (f"; {s.lower_goal_words}" if s.lower_goal_words else ""))]  # as recommend suggests it
-    line = (f"settings that reach it at every length: {settings_words(s.threshold_pct, s.listing_max_tokens)}"
+    line = (f"settings that reach it {where}: {settings_words(s.threshold_pct, s.listing_max_tokens)}"
             + (f" (listing up to {max(o.listing_tokens for o in s.contexts):,} tokens)" if s.contexts else "")
             + (f", with {s.headroom_pct:g}% headroom" if s.headroom_pct else
                "; tight, with no room to grow: toolsearch recommend --headroom PCT leaves some"))
