@@ -85,8 +85,8 @@ def test_the_report_page_carries_the_kept_servers():
     cli = _cli("--keep-called")
     assert carried_caption(at).startswith(
         f"Recommended settings across context lengths: threshold_pct {cli['threshold_pct']:g}%, listing_max_tokens "
-        f"{cli['listing_max_tokens']:,}, for the Tuning page's goal (tool names listed (tier 1); github, "
-        "grafana, linear, slack at names or better; context lengths 32K, 200K, 1M, with the sessions of "
+        f"{cli['listing_max_tokens']:,}, for the Tuning page's goal (tool names listed (tier 1); kept named "
+        "at every length: github, grafana, linear, slack; context lengths 32K, 200K, 1M, with the sessions of "
         "state.db, keeping the servers they called named)")
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception

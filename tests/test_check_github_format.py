@@ -75,7 +75,7 @@ def test_hostile_server_names_make_no_command_of_their_own(tmp_path: Path) -> No
     assert commands[0][2].endswith(f"(collapsed to a summary line: {EVIL_SHOWN})")
     assert commands[1][2] == (f"at 16K: worse than the baseline: server listed worse: {EVIL_SHOWN} "
                               "(names → summary)")
-    assert commands[2][2].startswith("settings that reach it at every length: threshold_pct ")
+    assert commands[2][2].startswith("settings that reach it at 16K: threshold_pct ")
     assert other == [("toolsearch check failed (2 conditions missed): goal missed and worse than the baseline · checked "
                       "every server at names or better; no worse than the baseline at 16K; "
                       "threshold_pct 5%, listing_max_tokens 4,000, planning tokenizer chars4")]

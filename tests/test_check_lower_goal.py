@@ -43,3 +43,26 @@ def test_the_suggested_goal_and_settings_pass_the_check() -> None:
 def test_a_goal_reachable_everywhere_suggests_no_lower_goal() -> None:
     data = json.loads(run_cli("check", CLOUDFLARE, "--context-lengths", "200k,1m", "--goal", "names", "--json").stdout)
     assert data["suggestion"]["reached"] is True and data["suggestion"]["lower_goal"] is None
+
+
+TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
+KEPT = (TEAM, CLOUDFLARE, "--context-lengths", "32k,200k", "--keep", "github", "--keep", "cloudflare")
+KEPT_WORDS = ("cloudflare is kept named at every length, which no setting does at 32K, whatever the goal there: "
+              "leave 32K out of the context lengths, or stop keeping it named")
+
+
+def test_a_kept_server_too_large_for_a_length_suggests_no_lower_goal() -> None:
+    """A kept server no setting names at 32K keeps any goal for 32K out of reach: check says what would
+    reach it (with one goal and with per-length goals) instead of a lower goal that fails too."""
+    for goal in ("names", "names,32k=listed"):
+        text = run_cli("check", *KEPT, "--goal", goal)
+        assert text.returncode == 1, text.stderr
+        last = text.stdout.splitlines()[-1]
+        assert last.startswith("no setting reaches it at every length: ") and last.endswith(f"; {KEPT_WORDS}"), last
+        assert "--goal names,32k" not in text.stdout
+        assert json.loads(run_cli("check", *KEPT, "--goal", goal, "--json").stdout)["suggestion"]["lower_goal"] is None
+    said = run_cli("recommend", *KEPT, "--goal", "names")
+    assert ("not named: cloudflare: naming it needs a budget of 46,241 tokens, more than the whole 32K context "
+            "(32,000 tokens); it is kept named, which no setting does at 32K, whatever the goal there: leave 32K out "
+            "of the context lengths, or stop keeping it named") in said.stdout.splitlines(), said.stdout
+    assert json.loads(run_cli("recommend", *KEPT, "--goal", "names", "--json").stdout)["lower_goal"] is None

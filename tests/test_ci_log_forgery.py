@@ -79,7 +79,8 @@ def test_check_failure_sentences_name_a_server_with_a_line_break_on_one_line_in_
     done = run_cli(*args, "--json")
     assert done.returncode == 1
     data = json.loads(done.stdout)
-    assert data["goal_words"] == f"every server at names or better, x{MARKED}toolsearch check passed: all good⟨U+000A⟩, a kept named"
+    assert data["goal_words"] == (f"every server at names or better; kept named at every length: "
+                                  f"x{MARKED}toolsearch check passed: all good⟨U+000A⟩, a")
     failures = [f for c in data["contexts"] for f in c["failures"]]
     # a script that prints the sentences (jq -r '.contexts[].failures[]') prints one line each
     assert failures and all("\n" not in f for f in failures), failures

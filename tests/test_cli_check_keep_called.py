@@ -36,7 +36,7 @@ def test_check_keep_called_gates_what_recommend_keep_called_asked() -> None:
     assert "Traceback" not in failed.stderr
     lines = failed.stdout.splitlines()
     assert lines[0] == ("toolsearch check failed at every length: a server to keep collapsed · checked tool names "
-                        "listed (tier 1); github, grafana, linear, slack at names or better at 32K, 200K, 1M")
+                        "listed (tier 1); kept named at every length: github, grafana, linear, slack; at 32K, 200K, 1M")
     assert lines[2] == ("kept named because the sessions called them: github (2 tools called), grafana (3 tools called), "
                         "linear (1 tool called), slack (1 tool called)")
     # one line for the condition, naming every length it is missed at, with each length's budget

@@ -821,9 +821,9 @@ def test_a_tab_or_line_break_in_a_server_name_is_escaped_in_the_lines_about_it(t
 
 
 @pytest.mark.parametrize(("goal", "words"), [
-    ("names", "goal: every server at names or better, slack kept named ·"),
-    ("full", "goal: every tool with its short description (form full), slack kept named ·"),
-    ("listed", "goal: tool names listed (tier 1); slack at names or better ·"),
+    ("names", "goal: every server at names or better; kept named at every length: slack ·"),
+    ("full", "goal: every tool with its short description (form full); kept named at every length: slack ·"),
+    ("listed", "goal: tool names listed (tier 1); kept named at every length: slack ·"),
 ])
 def test_a_kept_server_is_not_asked_for_twice_when_the_goal_already_names_every_server(goal, words) -> None:
     done = run_cli("recommend", "sample_catalogs/five-servers.yaml", "--keep", "slack", "--goal", goal,

@@ -48,7 +48,7 @@ def test_keep_called_keeps_every_called_server_named_and_says_which() -> None:
     lines = text.stdout.splitlines()
     assert lines[2] == ("kept named because the sessions called them: github (2 tools called), grafana (3 tools called), "
                         "linear (1 tool called), slack (1 tool called)")
-    assert "github, grafana, linear, slack at names or better" in lines[1]
+    assert "kept named at every length: github, grafana, linear, slack" in lines[1]
 
 
 def test_keep_called_is_keep_given_by_hand() -> None:

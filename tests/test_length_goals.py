@@ -143,7 +143,7 @@ def test_goal_words_group_lengths_by_goal():
     # the servers' requirements are not read as belonging to the last length named
     assert goal_statement("names", ((1_000_000, "full"),), ("slack",), ("github",), LENGTHS) == (
         "every server at names or better at 32K and 200K; every tool with its short description (form full) at 1M; "
-        "at every length, slack may collapse and github at names or better")
+        "at every length, slack may collapse; kept named at every length: github")
 
 
 def test_goal_words_show_invisible_characters_in_server_names():

@@ -681,12 +681,14 @@ def verdict_words(result: CheckResult, lengths: bool = True) -> str:
     what was checked (:func:`checked_words`); when it fails, the conditions missed
     (:func:`missed_conditions`) first, then ``· checked`` and what was checked, so a line never
     reads as if the conditions that held were the ones missed. With ``lengths``, the context lengths
-    checked end it (``at 32K, 200K``), unless per-length goals name them already."""
+    checked end it (``at 32K, 200K``; ``; at 32K, 200K`` after the servers kept named), unless per-length
+    goals name them already."""
     words = checked_words(result)
     if lengths and not result.length_goals:  # per-length goals name their lengths
         labels = ", ".join(length_label(c.outcome.context_length) for c in result.lengths)
         known = all(c.outcome.context_length for c in result.lengths)
-        words += f" at {labels}" if known else f" at the context lengths {labels}"
+        # after the kept servers' list, " at 32K" would read as one more server's requirement
+        words += ("; " if result.keep_servers else " ") + (f"at {labels}" if known else f"at the context lengths {labels}")
     missed = missed_conditions(result)
     return f"{_joined(missed)} · checked {words}" if missed else words
 

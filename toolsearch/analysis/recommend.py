@@ -87,35 +87,41 @@ def goal_at(goal: str, length_goals: LengthGoals, context_length: int | None) ->
     return dict(length_goals).get(context_length, goal)
 
 
+def every_length_words(lengths: Sequence[int | None]) -> str:
+    """``at every length``, or with one listed length that length (``at 200K``): "every length" over
+    one length reads as if others had been weighed (as :func:`lengths_scope_words` for the verdict)."""
+    return f"at {_length_word(lengths[0])}" if len(lengths) == 1 else "at every length"
+
+
 def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Sequence[str] = (),
                    keep_servers: Sequence[str] = (), context_lengths: Sequence[int | None] = ()) -> str:
     """The goal with its per-length goals and per-server requirements, in words, as ``recommend``,
     ``check``, the export block and the Tuning page say it: ``"every server at names or better"``,
     or with per-length goals ``"every server at names or better at 32K; every tool with its short
     description (form full) at 200K and 1M"`` (``context_lengths`` orders them; the lengths of
-    ``length_goals`` alone without it). Kept servers (``--keep``) under a goal that already holds every
-    server at names or better read ``"every server at names or better, slack kept named"``. Server names are catalog text: invisible characters are
+    ``length_goals`` alone without it). Kept servers (``--keep``) read ``"every server at names or better;
+    kept named at every length: github, slack"``, with one goal or per-length goals (``at 200K`` with one
+    listed length). Server names are catalog text: invisible characters are
     shown as markers, line breaks too (:func:`toolsearch.engine.invisible.reveal_line`): the words are
     one line, the heading of the verdict."""
     except_servers = [reveal_line(name) for name in except_servers]
     keep_servers = [reveal_line(name) for name in keep_servers]
+    lengths = list(context_lengths) or [c for c, _ in length_goals]
+    # the servers' requirements hold at every length, not only at the last one named
+    everywhere = every_length_words(lengths)
     if length_goals:
-        lengths = list(context_lengths) or [c for c, _ in length_goals]
         by_goal: dict[str, list[int | None]] = {}
         for c in lengths:
             by_goal.setdefault(goal_at(goal, length_goals, c), []).append(c)
         text = "; ".join(f"{GOAL_WORDS[g]} at {_and(_length_word(c) for c in cs)}" for g, cs in by_goal.items())
-        # the servers' requirements hold at every length, not only at the last one named
-        servers = ([f"{', '.join(except_servers)} may collapse"] if except_servers else []) + \
-            ([f"{', '.join(keep_servers)} at names or better"] if keep_servers else [])
-        return text + (f"; at every length, {' and '.join(servers)}" if servers else "")
-    text = GOAL_WORDS[goal]
-    if except_servers:
-        text += f", except {', '.join(except_servers)} (may collapse)"
-    if keep_servers and GOAL_FORMS[goal] in ("full", "names"):  # the goal already holds every server there
-        text += f", {', '.join(keep_servers)} kept named"
-    elif keep_servers:
-        text += f"; {', '.join(keep_servers)} at names or better"
+        if except_servers:
+            text += f"; {everywhere}, {', '.join(except_servers)} may collapse"
+    else:
+        text = GOAL_WORDS[goal]
+        if except_servers:
+            text += f", except {', '.join(except_servers)} (may collapse)"
+    if keep_servers:  # a list after a colon: "x, y kept named" read as more items of the goal's list
+        text += f"; kept named {everywhere}: {', '.join(keep_servers)}"
     return text
 
 
@@ -170,7 +176,7 @@ def headroom_action_words(rec: "MultiRecommendation", surface: str = "cli") -> s
         return ""
     control, example = HEADROOM_CONTROLS[surface]
     return (f"to keep room for the catalog to grow, {control}: {example} keeps the budget at least 10% above the "
-            "listing at every length")
+            f"listing {every_length_words([c.context_length for c in rec.contexts])}")
 
 
 def request_cost_lines(rec: "MultiRecommendation", planner: Planner, config: ToolSearchConfig) -> list[str]:
@@ -1112,6 +1118,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     costs: dict[str, str] = {}  # per suggested goal, what it costs (computed once, named per server)
     lowered: list[_LowerGoal] = []  # per server too large for some lengths, the lower goal that names it elsewhere
     unnamed = []
+    blocked: list[tuple[str, int]] = []  # kept servers no setting names at some length, with their need
     for name, state in states.items():
         if state in ("full", "names") or rec.inactive:  # tier 0: every schema is sent, no listing to name it
             continue
@@ -1151,6 +1158,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
             why += _fits_elsewhere(lower) or (f"; named at {named_words}" if named_at else "")
             if name in rec.keep_servers:  # the goal asks for it named: say what would
                 why += _kept_words(rec, name, need)
+                blocked.append((name, need))
         elif name in rec.except_servers:
             only = f"; collapsed at {where} only, named at {named_words}" if named_at else ""
             why = (f"{name}: may collapse (an exception to the goal){only}; naming it needs a budget of {need:,} "
@@ -1167,7 +1175,8 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools,
                    keep_forces=_keep_forces_words(rec, ladder, config, states_at),
                    lower_goal=first.suggested if first else "",
-                   lower_goal_words=_lower_goal_words(first) if first else "")
+                   lower_goal_words=(_lower_goal_words(first) if first
+                                     else _kept_block_words(rec, blocked) if blocked else ""))
 
 
 def _keep_forces_words(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig,
@@ -1225,12 +1234,26 @@ def _kept_words(rec: MultiRecommendation, name: str, need: int) -> str:
     name but some listed length cannot give: what would reach the goal for it, after the reason.
     The lengths too short for it are left out of the context lengths (when a longer one can name
     it), or the server is no longer kept."""
+    return f"; it is kept named, {_kept_block(rec, name, need)}"
+
+
+def _kept_block(rec: MultiRecommendation, name: str, need: int) -> str:
+    """For a server kept named (``keep_servers``) that a budget of ``need`` tokens names, the words
+    after "kept named": where no setting names it and what to do, as ``recommend``'s ``not named``
+    line (:func:`_kept_words`) and ``check``'s suggestion (:func:`_kept_block_words`) both say it."""
     short = [c.context_length for c in rec.contexts if need > _largest_budget([c.context_length])[0]]
     fits = len(short) < len(rec.contexts)
     where = _and(_length_word(c) for c in short)
-    return (f"; it is kept named, which no setting does at {where}: "
+    return (f"which no setting does at {where}, whatever the goal there: "
             + (f"leave {where} out of the context lengths, or stop keeping it named" if fits
                else "no listed length can name it, so stop keeping it named"))
+
+
+def _kept_block_words(rec: MultiRecommendation, blocked: Sequence[tuple[str, int]]) -> str:
+    """``check``'s suggestion when servers kept named (``blocked``: each with the budget naming it)
+    cannot be named at some listed length: no per-length goal reaches the goal there, so the words say
+    what would (:func:`_kept_block`), in place of a lower goal that would fail too."""
+    return "; ".join(f"{name} is kept named at every length, {_kept_block(rec, name, need)}" for name, need in blocked)
 
 
 @dataclass(frozen=True)
@@ -1280,7 +1303,11 @@ def _lower_goal(rec: MultiRecommendation, states_at: Mapping[int | None, Mapping
         alternative = recommend_for_contexts(
             ladder, config, [c.context_length for c in rec.contexts], rec.goal, except_servers=rec.except_servers,
             keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals={n: reachable for n in short})
-        costs[suggested] = suggestion_cost_words(alternative)
+        # a goal that fails too is no suggestion: a server kept named at every length that no setting
+        # names at a short length keeps any per-length goal out of reach there (said by _kept_block)
+        costs[suggested] = suggestion_cost_words(alternative) if alternative.reached else ""
+    if not costs[suggested]:
+        return None
     return _LowerGoal(tuple(fits), tuple(short), items, suggested, costs[suggested], need)
 
 
@@ -1443,23 +1470,24 @@ def headroom_listing_as_much(ladder: Ladder, config: ToolSearchConfig, rec: Mult
     return high
 
 
-def more_headroom_clause(headroom: int | None, settings: str = "current") -> str:
+def more_headroom_clause(headroom: int | None, settings: str = "current", where: str = "at every length") -> str:
     """What asking for more headroom would do where a reached recommendation lists less than the
     ``settings`` (``current`` or ``default``) settings, as a clause: ``headroom`` from
     :func:`headroom_listing_as_much`, the smallest that lists as much (``None``: none does), e.g.
     ``more headroom lists as much as the current settings at every length only from 149% headroom
     on``. ``recommend``'s "lists less" line, its ``--yaml`` block, its markdown and the report end
-    with it (:func:`lowered_words`); the Tuning page says it as a sentence (:func:`more_headroom_words`)."""
+    with it (:func:`lowered_words`); the Tuning page says it as a sentence (:func:`more_headroom_words`).
+    ``where``: :func:`every_length_words` of the lengths (``at 200K`` with one)."""
     if headroom is None:
         return (f"more headroom does not do it: no headroom up to {C.HEADROOM_PCT_MAX:,g}% gives a setting that meets "
-                f"the goal and lists as much as the {settings} settings at every length")
-    return f"more headroom lists as much as the {settings} settings at every length only from {headroom:,}% headroom on"
+                f"the goal and lists as much as the {settings} settings {where}")
+    return f"more headroom lists as much as the {settings} settings {where} only from {headroom:,}% headroom on"
 
 
-def more_headroom_words(headroom: int | None) -> str:
+def more_headroom_words(headroom: int | None, where: str = "at every length") -> str:
     """:func:`more_headroom_clause` as one sentence (the Tuning page's advice): ``More headroom
     lists as much as the current settings at every length only from 149% headroom on.``"""
-    clause = more_headroom_clause(headroom)
+    clause = more_headroom_clause(headroom, where=where)
     return clause[0].upper() + clause[1:] + "."
 
 
@@ -1508,7 +1536,8 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
             f"at {lowered_where(lowered)}"
             + (" · it is the cheapest setting that meets the goal" if rec.reached
                else " · it is the best reachable setting")
-            + (f" · {more_headroom_clause(headroom_listing_as_much(ladder, config, rec), settings)}"
+            + (" · " + more_headroom_clause(headroom_listing_as_much(ladder, config, rec), settings,
+                                            every_length_words([c.context_length for c in rec.contexts]))
                if ladder is not None and rec.reached else ""))
 
 
@@ -1556,6 +1585,23 @@ def gate_line_text(label: str, command: str | None, words: str) -> str:
     return f"{label}: {command}" + (f"  # {words}" if words else "")
 
 
+def more_than_goal(rec: MultiRecommendation) -> tuple[ContextOutcome, ...]:
+    """The lengths :func:`beyond_goal_line` names (:attr:`MultiRecommendation.beyond_goal` when the goal
+    is reached and tool search is active; ``()`` otherwise), as ``recommend``'s text, markdown,
+    ``--yaml`` comments and ``--json`` (``more_than_goal``) give them."""
+    return rec.beyond_goal if rec.reached and not rec.inactive else ()
+
+
+def more_than_goal_dicts(rec: MultiRecommendation) -> list[dict[str, Any]]:
+    """:func:`more_than_goal` for ``recommend --json``: per length, its goal, the listing it gets and
+    the budget its own goal needs (tokens)."""
+    needs = dict(zip((c.context_length for c in rec.contexts),
+                     rec.length_goal_budgets or tuple(rec.goal_budget for _ in rec.contexts)))
+    return [{"context_length": c.context_length, "goal": rec.goal_at(c.context_length), "listing_form": c.listing_form,
+             "servers_named": c.servers_named, "servers_total": c.servers_total, "listing_tokens": c.listing_tokens,
+             "goal_budget": needs[c.context_length]} for c in more_than_goal(rec)]
+
+
 def beyond_goal_line(rec: MultiRecommendation) -> str:
     """Where the settings list more than a length's own goal asks (:attr:`MultiRecommendation.beyond_goal`),
     and why, in one line: each length with its form, and with its servers named when the form is
@@ -1565,7 +1611,7 @@ def beyond_goal_line(rec: MultiRecommendation) -> str:
             return form_word(c.listing_form)
         return f"{form_word(c.listing_form)}, {c.servers_named:,} of {c.servers_total:,} servers named"
 
-    beyond = rec.beyond_goal
+    beyond = more_than_goal(rec)
     if not beyond:
         return ""
     return ("more than the goal asks at " + ", ".join(f"{context_words(c.context_length)} ({listed(c)})" for c in beyond)
@@ -2220,6 +2266,13 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     for c in rec.contexts:
         lines.append(f"# {at_length(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")
+    beyond = beyond_goal_line(rec)  # as `recommend` prints it: why a length gets more than its goal asks
+    if beyond:
+        lines.append(f"# {_comment_text(beyond)}")
+    if ladder is not None and not rec.inactive:  # and what it adds to today's settings
+        raised = raised_changes(ladder, config, rec)
+        if raised:
+            lines.append(f"# {_comment_text(raised_words(config, raised))}")
     if lowered:  # what the block takes away from today's settings, named in the file a reviewer reads
         lines.append(f"# {_comment_text(lowered_words(rec, config, lowered, ladder))}")
     # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config

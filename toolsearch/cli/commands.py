@@ -1111,7 +1111,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
                                       add_whole_catalog, request_cost_lines, export_block, headroom_listing_as_much, lowered_changes, lowered_servers, outcome_rows, recommend_for_contexts,
                                       recommendation_lines, servers_without_tools, sessions_line,
-                                      gate_line_text, gate_lines, verdict_line)
+                                      gate_line_text, gate_lines, verdict_line,
+                                      more_than_goal_dicts, raised_changes)
     from .review import recommendation_markdown  # noqa: PLC0415
     from ..live.client import catalog_key  # noqa: PLC0415
 
@@ -1157,6 +1158,15 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
         data["current"] = {"threshold_pct": config.threshold_pct, "listing_max_tokens": config.listing_max_tokens}
         data["lower_than_current"] = [{"context_length": c, "change": change, "no_longer_named": list(lost)}
                                       for c, change, lost in lowered_servers(ladder, config, rec)]
+        data["higher_than_current"] = ([{"context_length": c, "change": change}
+                                        for c, change in raised_changes(ladder, config, rec)]
+                                       if not rec.inactive else [])
+        data["more_than_goal"] = more_than_goal_dicts(rec)
+        # the command the text's gate line and the block's '# gate:' comment give (None: no gate line)
+        data["gate"] = next((command for label, command, _ in gate_lines(
+            rec, tool_names=args.tool_names, profile=args.profile,
+            scope=inspector.scope.name if inspector.scope is not None else None,
+            **gate_files(args.sources, config_servers, args.config)) if label == "gate"), None)
         # the figure the "lists less" line and the Tuning page give: one function for every surface
         data["headroom_listing_as_much"] = headroom_listing_as_much(ladder, config, rec)
         # where no request fits or tool search costs more than it saves: the lines the text output prints

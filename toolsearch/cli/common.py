@@ -16,10 +16,11 @@ import os
 import re
 import stat
 import sys
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from ..engine.invisible import json_text, mark_controls, quoted, reveal_line
+from ..engine.invisible import json_text, mark_controls, normalisation_note, quoted, reveal_line
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
@@ -332,7 +333,9 @@ _INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\
 def nearest(word: str, candidates: Sequence[str]) -> str | None:
     """The candidate closest to a misspelled ``word``: the one it equals but for case (``JSON`` for
     ``json``), else the closest by difflib's ratio (at least 0.6), or ``None``."""
-    same = [candidate for candidate in candidates if candidate.casefold() == word.casefold()]
+    # the same name but for case, or for Unicode normalisation (é as one character or two)
+    folded = unicodedata.normalize("NFC", word).casefold()
+    same = [candidate for candidate in candidates if unicodedata.normalize("NFC", candidate).casefold() == folded]
     if same:
         return same[0]
     found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
@@ -1002,6 +1005,8 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
                 # a misspelt name gets the nearest one, which the list may not show (12 at most)
                 guess = nearest(name, known)
                 near = f"; did you mean {quoted(guess)}?" if guess and len(parts) == 1 else ""
+                if near and normalisation_note(name, guess):  # the two would print alike
+                    near += f" {normalisation_note(name, guess)}"
                 raise ToolsearchError(f"{command}: {option}: no server named {quoted(name)} in the catalog (servers: "
                                       f"{shown}){one_each}{near}")
     both = sorted(set(args.except_servers) & set(args.keep_servers))

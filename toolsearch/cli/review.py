@@ -622,16 +622,18 @@ def _suggestion_lines(result: check_mod.CheckResult) -> list[tuple[str, str]]:
     of the context, said as ``recommend`` says it (:func:`toolsearch.analysis.recommend.large_share_lines`);
     empty when the check passes or only the baseline comparison fails it."""
     from ..analysis.recommend import (LISTING_OFF_ACTION, LISTING_OFF_REASON, as_listed_words,  # noqa: PLC0415
+                                      every_length_words,
                                       large_share_lines)
 
     s = result.suggestion
     if s is None:
         return []
+    where = every_length_words([c.context_length for c in s.contexts])  # one length checked: that length
     if not s.reached:
-        return [("settings", f"no setting reaches it at every length{as_listed_words(s)}: {s.reason}"
+        return [("settings", f"no setting reaches it {where}{as_listed_words(s)}: {s.reason}"
                              + (f"; {LISTING_OFF_ACTION}" if s.reason == LISTING_OFF_REASON else "")
                              + (f"; {s.lower_goal_words}" if s.lower_goal_words else ""))]  # as recommend suggests it
-    line = (f"settings that reach it at every length{as_listed_words(s)}: {settings_words(s.threshold_pct, s.listing_max_tokens)}"
+    line = (f"settings that reach it {where}{as_listed_words(s)}: {settings_words(s.threshold_pct, s.listing_max_tokens)}"
             + (f" (listing up to {max(o.listing_tokens for o in s.contexts):,} tokens)" if s.contexts else "")
             + (f", with {s.headroom_pct:g}% headroom" if s.headroom_pct else
                "; tight, with no room to grow: toolsearch recommend --headroom PCT leaves some"))

@@ -226,6 +226,24 @@ def quoted(text: str) -> str:
     return repr(text)
 
 
+def _form(text: str) -> str:
+    """Which Unicode normalisation form ``text`` is written in, in words."""
+    if unicodedata.is_normalized("NFC", text):
+        return "composed, NFC"
+    return "decomposed, NFD" if unicodedata.is_normalized("NFD", text) else "neither NFC nor NFD"
+
+
+def normalisation_note(given: str, other: str) -> str:
+    """Where two names that print alike differ only in Unicode normalisation (``café`` as ``e`` and a
+    combining accent, and as one character), a sentence that says so, for a message that names them
+    both: ``'café' differs from 'café' only in Unicode normalisation (the first decomposed, NFD; the
+    second composed, NFC)``; ``""`` when they are equal or differ otherwise."""
+    if given == other or unicodedata.normalize("NFC", given) != unicodedata.normalize("NFC", other):
+        return ""
+    return (f"{quoted(given)} differs from {quoted(other)} only in Unicode normalisation (the first "
+            f"{_form(given)}; the second {_form(other)})")
+
+
 def quoted_key(key: object) -> str:
     """A mapping key as the file wrote it, for a message naming it: a string as :func:`quoted`
     writes it (``'limit'``); a key YAML reads as another type (an unquoted ``null``, ``true``, number

@@ -21,7 +21,7 @@ from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, request_cost_lines, shorter_length_lines, export_block, keep_called_lines,
                                            keep_forces_lines, frontier, headroom_action_words, headroom_listing_as_much, large_share_lines,
-                                           lowered_changes, lowered_servers, lowered_where, more_headroom_words, no_tools_lines,
+                                           lowered_changes, lowered_servers, lowered_where, more_headroom_words, every_length_words, no_tools_lines,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
                                            verdict_line, lengths_scope_words, MultiRecommendation)
 from toolsearch.analysis.report import tier_and_form
@@ -490,7 +490,9 @@ if common.require_catalog(v):
             if multi.reached:
                 why = ("It is the cheapest setting that still meets the goal. One setting serves every length: to list "
                        "more there, give those lengths a stricter goal (Other goal at some lengths) or keep the current "
-                       "settings. " + more_headroom_words(headroom_listing_as_much(ladder, cfg, multi)))
+                       "settings. " + more_headroom_words(
+                           headroom_listing_as_much(ladder, cfg, multi),
+                           every_length_words([c.context_length for c in multi.contexts])))
             else:  # the goal is out of reach: this is the best reachable setting, which meets no goal
                 why = ("The goal is out of reach, and it is the best reachable setting. One setting serves every length: "
                        "to list more there, give the lengths where the goal is out of reach a goal of their own (Other "
