@@ -791,7 +791,7 @@ def note_unused_settings(settings_files: Sequence[str], config_path: str | None)
               f"lends its servers: this run uses {used}; add --config {path} to use the block", file=sys.stderr)
 
 
-def config_servers_said(config_path: str | None, inspector: Inspector) -> ServerAgreement:
+def config_servers_said(config_path: str | None, inspector: Inspector, *, empty: bool = True) -> ServerAgreement:
     """How the MCP servers the harness config ``--config`` sets up agree with the catalog's
     (:func:`toolsearch.live.config_agreement.server_agreement`: servers the catalog lacks, servers
     set up otherwise than the catalog was listed with, MCP servers the config does not configure),
@@ -799,16 +799,17 @@ def config_servers_said(config_path: str | None, inspector: Inspector) -> Server
     harness does not run as counted, and ``check --strict`` refuses to gate on them. The catalog's
     servers with no tools (:func:`empty_servers`, with or without ``--config``) get a warning of
     their own after the first (servers the catalog lacks), for the same reason: they are in the
-    catalog but take no room. Without ``--config`` the agreement is empty."""
+    catalog but take no room (``empty=False``: not said, for ``lint``, whose ``server-empty`` finding
+    says it). Without ``--config`` the agreement is empty."""
     from ..live.config_agreement import server_agreement  # noqa: PLC0415
 
     agreement = server_agreement(config_path, inspector.scoped(None).catalog)
     said = agreement.sentences()
     if agreement.not_in_catalog:
         print(one_line(f"toolsearch: warning: {said.pop(0)}"), file=sys.stderr)
-    empty = empty_servers(inspector)
-    if empty and inspector.scoped(None).registration.tools:  # no tools at all: the commands say that instead
-        print(one_line(f"toolsearch: warning: {empty_server_words(empty, config_path)}"), file=sys.stderr)
+    no_tools = empty_servers(inspector) if empty else []
+    if no_tools and inspector.scoped(None).registration.tools:  # no tools at all: the commands say that instead
+        print(one_line(f"toolsearch: warning: {empty_server_words(no_tools, config_path)}"), file=sys.stderr)
     for sentence in said:
         print(one_line(f"toolsearch: warning: {sentence}"), file=sys.stderr)
     return agreement

@@ -162,7 +162,8 @@ def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True
             print(problem_line(problem), file=sys.stderr)
     from .common import config_servers_said  # noqa: PLC0415
 
-    config_servers_said(args.config, inspector)  # the servers the harness would run, as plan says them
+    # the servers the harness would run, as plan says them; a server with no tools is a finding of lint's own
+    config_servers_said(args.config, inspector, empty=False)
     return inspector, config
 
 
