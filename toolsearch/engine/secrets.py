@@ -13,18 +13,14 @@ import functools
 import html
 import json
 import re
-from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
-from urllib.parse import quote, quote_plus, unquote, unquote_plus
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+from urllib.parse import quote, quote_plus, unquote, unquote_plus, urlsplit, urlunsplit
 
 from . import constants as C
 
 #: URL-looking text inside a message (masked by :func:`scrub_text`), also glued to a word by an
-#: underscore (``mcp__web__https://user:password@host``, a recorded tool name), where ``\b`` sees no
-#: start; a special scheme (:data:`SPECIAL_SCHEMES`) also before a ``\`` or a single ``/``
-#: (``https:\\user:pw@host``), which a WHATWG parser reads as ``https://``.
-_URL_IN_TEXT = re.compile(r"(?<![A-Za-z0-9+.\-])(?:[a-zA-Z][a-zA-Z0-9+.-]*://|(?i:https?|wss?|ftp|file):[/\\])"
-                          r"[^\s'\"<>()\[\]{}|]+")
+#: underscore (``mcp__web__https://user:password@host``, a recorded tool name), where ``\b`` sees no start.
+_URL_IN_TEXT = re.compile(r"(?<![A-Za-z0-9+.\-])[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>()\[\]{}|]+")
 #: A bare query item like ``?debug`` is a flag, not a secret; other bare items are masked.
 _PLAIN_WORD = re.compile(r"[A-Za-z_]{1,20}")
 #: Shorter values are not scrubbed from free text (they would mask ordinary words and digits).
@@ -529,9 +525,9 @@ _QUERY_VALUE_GUESS = re.compile(r"([?&;#][^=&;#?]*=)[^&;#]*")
 
 
 def _redact_unreadable_url(url: str) -> str:
-    """A URL in which no authority is found (``u:pw@host/mcp``, ``mailto:…``), masked by its shape:
-    whatever stands before an ``@`` ahead of the first ``/``, ``?`` or ``#`` (after ``scheme://``),
-    and every ``name=value`` value."""
+    """A URL that :func:`urlsplit` cannot read or finds no host in, masked by its shape: whatever
+    stands before an ``@`` ahead of the first ``/``, ``?`` or ``#`` (after ``scheme://``), and
+    every ``name=value`` value."""
     url = _USERINFO_GUESS.sub(lambda m: f"{m.group(1)}{C.SECRET_MASK}@", url, count=1)
     return _QUERY_VALUE_GUESS.sub(lambda m: m.group(1) + C.SECRET_MASK, url)
 
@@ -547,351 +543,28 @@ def matrix_values(path: str) -> list[str]:
     return [match.group(2) for match in _MATRIX_PARAM.finditer(path) if match.group(2)]
 
 
-# --- reading a URL as the program that gets it does ---------------------------------------------
-
-#: The schemes the WHATWG URL standard calls special (browsers, Node's ``new URL``, so mcp-remote
-#: and every Node MCP client read URLs by it): in them a ``\`` counts as a ``/``, so it ends the
-#: authority (``https://evil.example\@good.example/`` goes to ``evil.example``), and any run of
-#: ``/`` and ``\`` after the scheme leads to the authority.
-SPECIAL_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp", "file"})
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
-#: What a WHATWG parser drops before reading: a tab or line break anywhere in the URL; and C0
-#: controls and spaces at its ends.
-_URL_DROPPED = re.compile(r"[\t\n\r]")
-_URL_TRIMMED = "".join(map(chr, range(0x21)))
-_AUTHORITY_END = {True: re.compile(r"[/\\?#]"), False: re.compile(r"[/?#]")}
-_PATH_END = re.compile(r"[?#]")
-_PORT = re.compile(r"[0-9]*")
-
-
-class UrlReading(NamedTuple):
-    """Where the parts of a URL stand, as one kind of parser reads it (:func:`read_url`).
-
-    Positions are in :attr:`text`: the URL with a tab or line break anywhere and C0 controls and
-    spaces at its ends left out, as a WHATWG parser drops them; :meth:`place` gives a span's place
-    in the URL as written.
-
-    Attributes:
-        text: the URL as read.
-        scheme: its scheme, lowercase (``""`` for none).
-        special: read by WHATWG's rules for :data:`SPECIAL_SCHEMES`.
-        authority: the span of ``userinfo@host:port``, or ``None`` when the URL has none.
-        userinfo: the span before the authority's last ``@``, or ``None``.
-        host: the host, lowercase and percent-decoded, or ``None`` without an authority.
-        path, query, fragment: spans (``query`` without its ``?``, ``fragment`` without its ``#``;
-            ``None`` when absent).
-        refused: a WHATWG parser refuses the URL (no host, a port that is not a number).
-        offset: where :attr:`text` starts in the URL as written.
-        kept: the place in the URL as written of each character of :attr:`text`, when a tab or
-            line break was left out (else ``None``: :attr:`text` is the URL from :attr:`offset` on).
-    """
-
-    text: str
-    scheme: str
-    special: bool
-    authority: tuple[int, int] | None
-    userinfo: tuple[int, int] | None
-    host: str | None
-    path: tuple[int, int]
-    query: tuple[int, int] | None
-    fragment: tuple[int, int] | None
-    refused: bool
-    offset: int = 0
-    kept: tuple[int, ...] | None = None
-
-    def part(self, span: tuple[int, int] | None) -> str:
-        """The text of ``span`` as read (``""`` for ``None``)."""
-        return self.text[span[0]:span[1]] if span else ""
-
-    def place(self, start: int, end: int) -> tuple[int, int]:
-        """The span ``start:end`` of :attr:`text` as a span of the URL as written (a tab or line
-        break inside it included; an empty span at the place it stands)."""
-        def at(index: int) -> int:
-            if self.kept is None:
-                return self.offset + index
-            return self.kept[index] if index < len(self.kept) else (self.kept[-1] + 1 if self.kept else self.offset)
-        return (at(start), at(start)) if end <= start else (at(start), at(end - 1) + 1)
-
-
-#: URLs up to this long are read once and kept (every URL a server sends is masked by its reading);
-#: longer ones are read each time, so a server sending huge URL-like words fills no cache.
-_URL_CACHED_MAX_CHARS = 4096
-
-
-def read_url(url: str, whatwg: bool = True) -> UrlReading:
-    """``url`` read as a WHATWG parser reads it (``whatwg``: browsers, Node's ``new URL``) or as
-    RFC 3986 parsers do (Python's ``urllib.parse``, httpx: a ``\\`` is an ordinary character and
-    the authority follows ``//`` only). For a scheme outside :data:`SPECIAL_SCHEMES` the two agree.
-    Never raises: any text has a reading (no scheme: all of it a path, query and fragment)."""
-    return _read_url_kept(url, whatwg) if len(url) <= _URL_CACHED_MAX_CHARS else _read_url(url, whatwg)
-
-
-@functools.lru_cache(maxsize=1024)
-def _read_url_kept(url: str, whatwg: bool) -> UrlReading:
-    return _read_url(url, whatwg)
-
-
-def _read_url(url: str, whatwg: bool) -> UrlReading:
-    """:func:`read_url`, not kept."""
-    start, end = 0, len(url)
-    while start < end and url[start] <= " ":  # C0 controls and spaces at the ends are trimmed
-        start += 1
-    while end > start and url[end - 1] <= " ":
-        end -= 1
-    text, kept = url[start:end], None
-    if _URL_DROPPED.search(text):
-        kept = tuple(i for i in range(start, end) if url[i] not in "\t\n\r")
-        text = "".join(url[i] for i in kept)
-    scheme_match = _SCHEME.match(text)
-    scheme = scheme_match.group(0)[:-1].lower() if scheme_match else ""
-    special = whatwg and scheme in SPECIAL_SCHEMES
-    pos = scheme_match.end() if scheme_match else 0
-    auth_start: int | None = None
-    if special and scheme != "file":  # any run of "/" and "\" leads to the authority, none too
-        while pos < len(text) and text[pos] in "/\\":
-            pos += 1
-        auth_start = pos
-    elif special:  # file: a host only after two slashes
-        if text[pos:pos + 2] in ("//", "\\\\", "/\\", "\\/"):
-            auth_start = pos = pos + 2
-    elif scheme_match and text.startswith("//", pos):
-        auth_start = pos = pos + 2
-    authority = userinfo = None
-    host: str | None = None
-    refused = False
-    if auth_start is not None:
-        stop = _AUTHORITY_END[special].search(text, auth_start)
-        pos = stop.start() if stop else len(text)
-        authority = (auth_start, pos)
-        auth = text[auth_start:pos]
-        at_sign = auth.rfind("@")
-        if at_sign >= 0:
-            userinfo = (auth_start, auth_start + at_sign)
-        hostport = auth[at_sign + 1:]
-        if hostport.startswith("["):
-            close = hostport.find("]")
-            name, rest = (hostport[:close + 1], hostport[close + 1:]) if close >= 0 else (hostport, "")
-            port = rest.removeprefix(":")
-        else:
-            name, _, port = hostport.partition(":")
-        host = unquote(name).lower() if special else name.lower()
-        refused = special and ((not host and scheme != "file") or not _PORT.fullmatch(port))
-    path_stop = _PATH_END.search(text, pos)
-    path_end = path_stop.start() if path_stop else len(text)
-    query = fragment = None
-    if path_end < len(text) and text[path_end] == "?":
-        hash_at = text.find("#", path_end + 1)
-        query = (path_end + 1, hash_at if hash_at >= 0 else len(text))
-        if hash_at >= 0:
-            fragment = (hash_at + 1, len(text))
-    elif path_end < len(text):
-        fragment = (path_end + 1, len(text))
-    return UrlReading(text=text, scheme=scheme, special=special, authority=authority, userinfo=userinfo, host=host,
-                      path=(pos, path_end), query=query, fragment=fragment, refused=refused, offset=start, kept=kept)
-
-
-def _query_spans(text: str, offset: int) -> list[tuple[int, int]]:
-    """The spans (from ``offset``) of what :func:`_mask_query` masks in ``text``: each value after
-    ``name=`` (an empty one too), each bare item that is not a plain word."""
-    spans = []
-    for item in re.finditer(r"[^&;]+", text):
-        equals = item.group(0).find("=")
-        if equals >= 0:
-            spans.append((offset + item.start() + equals + 1, offset + item.end()))
-        elif not _PLAIN_WORD.fullmatch(item.group(0)):
-            spans.append((offset + item.start(), offset + item.end()))
-    return spans
-
-
-def _masked_reading(url: str) -> tuple[UrlReading, UrlReading]:
-    """The reading :func:`redact_url` shows ``url`` by (WHATWG's, or where that parser refuses the
-    URL or finds no authority, RFC 3986's), and the other one."""
-    reading = read_url(url)
-    other = read_url(url, whatwg=False) if reading.special else reading
-    return (other, reading) if reading.refused or reading.authority is None else (reading, other)
-
-
-def url_path(url: str) -> str:
-    """The path of ``url`` as :func:`redact_url` reads it (``https://evil.example\\@host/x``:
-    ``\\@host/x``, as a WHATWG parser sends it)."""
-    reading = _masked_reading(url)[0]
-    return reading.part(reading.path)
-
-
-def url_secret_spans(url: str) -> list[tuple[int, int, str, str]] | None:
-    """What :func:`redact_url` masks in ``url``, each as ``(start, end, kind, value)``: its place
-    in ``url`` as written, ``"userinfo"`` or ``"value"``, and its text as the program reads it.
-
-    The URL is read as a WHATWG parser reads it (:func:`read_url`), so the host shown is the host
-    a browser or Node connects to; where that parser refuses the URL, or its scheme is not a
-    special one, by RFC 3986. Masked: the userinfo (before the authority's last ``@``); when the
-    other reading puts a password after a ``\\`` (``https://admin\\:pw@host``), that password too;
-    query values and bare query items that are not plain words, ``name=value`` fragment values
-    and the values of matrix parameters in the path (:func:`matrix_values`). ``None`` when no
-    authority is found but an ``@`` stands in the text (``u:pw@host/mcp``): then only its shape
-    tells (:func:`redact_url` masks by it).
-    """
-    spans = _url_secret_spans(url)
-    return None if spans is None else list(spans)
-
-
-def _url_secret_spans(url: str) -> tuple[tuple[int, int, str, str], ...] | None:
-    """:func:`url_secret_spans` as a tuple, kept for URLs up to :data:`_URL_CACHED_MAX_CHARS`."""
-    return _url_secret_spans_kept(url) if len(url) <= _URL_CACHED_MAX_CHARS else _url_spans(url)
-
-
-@functools.lru_cache(maxsize=1024)
-def _url_secret_spans_kept(url: str) -> tuple[tuple[int, int, str, str], ...] | None:
-    return _url_spans(url)
-
-
-def _url_spans(url: str) -> tuple[tuple[int, int, str, str], ...] | None:
-    """:func:`url_secret_spans`, not kept."""
-    reading, other = _masked_reading(url)
-    if reading.authority is None and "@" in url:
-        return None
-    found: list[tuple[int, int, str]] = []  # spans in reading.text
-    if reading.userinfo and reading.userinfo[1] > reading.userinfo[0]:
-        found.append((*reading.userinfo, "userinfo"))
-    if other is not reading and other.userinfo and reading.authority:
-        colon = other.part(other.userinfo).find(":")
-        if colon >= 0:  # the other reading's password, where it lies past this reading's authority
-            start = max(other.userinfo[0] + colon + 1, reading.authority[1])
-            if start < other.userinfo[1]:
-                found.append((start, other.userinfo[1], "value"))
-    path = reading.part(reading.path)
-    found += [(reading.path[0] + m.start(2), reading.path[0] + m.end(2), "value")
-              for m in _MATRIX_PARAM.finditer(path) if m.group(2)]
-    if reading.query:
-        found += [(a, b, "value") for a, b in _query_spans(reading.part(reading.query), reading.query[0])]
-    if reading.fragment and "=" in reading.part(reading.fragment):
-        found += [(a, b, "value") for a, b in _query_spans(reading.part(reading.fragment), reading.fragment[0])]
-    # (the other reading's text is the same text, so its spans are places in it too)
-    return tuple((*reading.place(a, b), kind, reading.text[a:b]) for a, b, kind in sorted(found))
-
-
-def _userinfo_secret(userinfo: str) -> str:
-    """The secret of a URL's ``user:password``: the password; the user name only without one
-    (``https://TOKEN@host``): beside a password it is a name such as ``postgres``, which would mask
-    that word in everything a server sends (the URL shows the whole userinfo masked either way)."""
-    user, _, password = userinfo.partition(":")
-    return password or user
-
-
-def url_secret_values(url: str) -> list[str]:
-    """The values :func:`redact_url` masks in ``url``, as the program reads them (a tab or line
-    break left out): of its userinfo the password (:func:`_userinfo_secret`), query values and bare
-    items, ``name=value`` fragment values, matrix parameter values; the part before an ``@`` of a
-    URL in which no authority is found (``u:pw@host/mcp``) as a userinfo."""
-    spans = url_secret_spans(url)
-    if spans is not None:
-        return [v for v in (_userinfo_secret(value) if kind == "userinfo" else value
-                            for _, _, kind, value in spans) if v]
-    found = []
-    guess = _USERINFO_GUESS.match(url)
-    if guess is not None:
-        found.append(_userinfo_secret(url[guess.end(1):guess.end() - 1]))
-    found += [m.group(0)[len(m.group(1)):] for m in _QUERY_VALUE_GUESS.finditer(url)]
-    return [v for v in found if v]
-
-
-#: A text that is one URL as a whole (no space in it): an argument such as
-#: ``https://u:p@host\t.example/``, which a WHATWG parser reads with its tabs and line breaks left out.
-_WHOLE_URL = re.compile(r"[\x00- ]*(?:[a-zA-Z][a-zA-Z0-9+.-]*://|(?i:https?|wss?|ftp|file):)[^ ]*", re.DOTALL)
-
-
-def _whole_url(text: str) -> bool:
-    """Whether ``text`` is one URL as a whole that :data:`_URL_IN_TEXT` does not find as one: with a
-    tab or line break inside it (``https://u:p@host\t.example/``), or a special scheme without a
-    slash after it (``http:u:p@host``), both of which a WHATWG parser reads as one URL."""
-    if not _WHOLE_URL.fullmatch(text):
-        return False
-    found = _URL_IN_TEXT.search(text)
-    return bool(_URL_DROPPED.search(text.strip(_URL_TRIMMED))) or found is None or found.group(0) != text.strip(_URL_TRIMMED)
-
-
-def urls_in_text(text: str) -> list[str]:
-    """The URLs in ``text``: each URL-looking word in it (:data:`_URL_IN_TEXT`), and the text itself
-    when it is one URL as a whole that they do not cover (:func:`_whole_url`)."""
-    if not text:
-        return []
-    return [text] * _whole_url(text) + [m.group(0) for m in _URL_IN_TEXT.finditer(text)]
-
-
-#: Where a URL of a special scheme starts in a command line's word, up to the next space or quote
-#: (tabs and line breaks, which a WHATWG parser drops, kept in it).
-_SPECIAL_URL_IN_TEXT = re.compile(r"(?<![A-Za-z0-9+.\-])(?i:https?|wss?|ftp|file):[^ '\"<>()\[\]{}|]*")
-
-
-def special_urls_in(text: str) -> list[str]:
-    """The URLs of :data:`SPECIAL_SCHEMES` in ``text`` (an argument, a command), each up to the
-    next space or quote, a tab or line break inside it kept (to be checked by :func:`ambiguous_url`)."""
-    return [m.group(0) for m in _SPECIAL_URL_IN_TEXT.finditer(text or "")]
-
-
 def redact_url(url: str) -> str:
-    """``url`` as written with its userinfo (``user:password@`` → ``••••@``), query values, matrix
-    parameter values in its path and ``name=value`` fragment values masked (:func:`url_secret_spans`):
-    ``?token=abc`` → ``?token=••••``, ``/app;jsessionid=abc`` → ``/app;jsessionid=••••``. Nothing
-    else changes: the rest of the text stays as written, character for character, and the host
-    shown is the one a WHATWG parser connects to (``https://evil.example\\@good.example/`` keeps
-    ``evil.example``, its host, in view)."""
-    spans = _url_secret_spans(url)
-    if spans is None:
+    """The URL with any ``user:password@`` replaced by ``••••@`` and query values, matrix parameter
+    values in its path (:func:`matrix_values`) and ``name=value`` fragment values masked:
+    ``?token=abc`` → ``?token=••••``, ``/app;jsessionid=abc`` → ``/app;jsessionid=••••``."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # "http://u:pw@[::1": not a URL Python reads, the credentials still there
         return _redact_unreadable_url(url)
-    out: list[str] = []
-    done = 0
-    for start, end, _, _ in spans:
-        if start < done:
-            continue
-        out += [url[done:start], C.SECRET_MASK]
-        done = end
-    return "".join(out) + url[done:]
-
-
-@dataclass(frozen=True)
-class UrlAmbiguity:
-    """Why URL parsers may not agree on where a URL goes (:func:`ambiguous_url`).
-
-    Attributes:
-        reasons: what in the URL makes it so, in words (``a '\\' before the end of its host, which
-            WHATWG parsers read as '/'``).
-        host: the host a WHATWG parser (browsers, Node's ``new URL``) connects to, or ``None`` when
-            it refuses the URL.
-        other_host: the host an RFC 3986 parser (Python's ``urllib.parse``) reads, or ``None``.
-    """
-
-    reasons: tuple[str, ...]
-    host: str | None
-    other_host: str | None
-
-
-def ambiguous_url(url: str) -> UrlAmbiguity | None:
-    """Whether parsers may send ``url`` (one of :data:`SPECIAL_SCHEMES`) to different hosts, or a
-    reader may take it for another host than the one it goes to: a ``\\`` before the end of its
-    authority (a WHATWG parser reads it as ``/``, Python's and httpx's parsers as a character), a
-    tab or line break inside it (a WHATWG parser drops them), more than one ``@`` before its host,
-    a percent-escape in its host (a WHATWG parser decodes it), or two readings that find two
-    hosts. ``None`` for any other text."""
-    reading = read_url(url)
-    if not reading.special:
-        return None
-    other = read_url(url, whatwg=False)
-    reasons = []
-    scheme_end = len(reading.scheme) + 1
-    authority_end = max(reading.authority[1] if reading.authority else 0, other.authority[1] if other.authority else 0)
-    if "\\" in reading.text[scheme_end:authority_end]:
-        reasons.append("a '\\' before the end of its host, which WHATWG parsers read as '/' and others as a character")
-    if _URL_DROPPED.search(url.strip(_URL_TRIMMED)):
-        reasons.append("a tab or line break inside it, which WHATWG parsers drop")
-    if any(part.count("@") > 1 for part in (reading.part(reading.authority), other.part(other.authority))):
-        reasons.append("more than one '@' before its host")
-    if reading.authority and "%" in reading.part(reading.authority).rpartition("@")[2]:
-        reasons.append("a percent-escape in its host, which WHATWG parsers decode")
-    host = None if reading.refused else reading.host
-    if not reasons and host != other.host:
-        reasons.append("URL parsers read its host differently")
-    return UrlAmbiguity(tuple(reasons), host, other.host) if reasons else None
+    if not parts.netloc and "@" in url:  # "u:pw@host/mcp", "http:\\\\u:pw@host": no authority read
+        return _redact_unreadable_url(url)
+    changed = parts
+    if "@" in parts.netloc:
+        host = parts.netloc.rpartition("@")[2]
+        changed = changed._replace(netloc=f"{C.SECRET_MASK}@{host}")
+    if ";" in parts.path:
+        changed = changed._replace(path=_MATRIX_PARAM.sub(
+            lambda m: m.group(1) + (C.SECRET_MASK if m.group(2) else ""), parts.path))
+    if parts.query:
+        changed = changed._replace(query=_mask_query(parts.query))
+    if "=" in parts.fragment:
+        changed = changed._replace(fragment=_mask_query(parts.fragment))
+    return url if changed == parts else urlunsplit(changed)
 
 
 # --- known credential shapes in free text -----------------------------------------------------------
@@ -1056,8 +729,6 @@ def mask_credential_shapes(text: str) -> str:
     in two (``\\n`` written in JSON text counts as one); the rest as it is."""
     if not text:
         return text
-    if _whole_url(text):  # one URL with a tab or line break in it, or "http:u:pw@host"
-        text = redact_url(text)
     text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
     text = _mask_split_shapes(text)
     text = _DISTINCT_TOKEN.sub(C.SECRET_MASK, text)

@@ -55,8 +55,6 @@ from ..engine.secrets import (  # noqa: F401
     _BASE64_PIECE_MIN_CHARS, _LINE_BREAK, _PLAIN_WORD, _URL_IN_TEXT, SECRET_MIN_CHARS, _encoded_forms, _mask_query,
     _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, matrix_values, redact_url, scrub_data,
     mask_token_shapes, scrub_text, secret_list)
-from ..engine.secrets import (UrlAmbiguity, ambiguous_url, special_urls_in, url_path, url_secret_values,
-                              urls_in_text)
 from ..engine.secrets import SecretIndex, SecretValues, secret_index
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
@@ -171,23 +169,6 @@ def _option_kind(name: str) -> str | None:
     return "secret" if _is_secret_option(name) else None
 
 
-#: An argument that is clearly another long option (``--verbose``, ``--port=3``) or the end of the
-#: options (``--``), not the value of a secret option before it.
-_LONG_OPTION = re.compile(r"--(?:[A-Za-z][A-Za-z0-9_.\-]*(?:=.*)?)?", re.DOTALL)
-
-
-def _takes_as_value(pending: str, arg: str) -> bool:
-    """Whether ``arg`` is the value of the option before it, whose kind is ``pending``: a header
-    option takes any next argument; a secret option (``--password``) any but another long option
-    or ``--`` (a password may start with ``-``: ``--password -Xy9…``); the others one that does not
-    start with ``-`` (``python -u -m server``: ``-u`` is no user option there)."""
-    if pending in ("header", "header value"):
-        return True
-    if pending == "secret":
-        return not _LONG_OPTION.fullmatch(arg)
-    return not arg.startswith("-")
-
-
 def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
     """Each argument as ``(prefix, kind, value)``: ``kind`` is ``None`` for an argument shown as it
     is (then ``value`` is the whole argument), else the secret kind of the option it is the value of
@@ -196,7 +177,7 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
     out: list[tuple[str, str | None, str]] = []
     pending: str | None = None
     for arg in args:
-        if pending is not None and _takes_as_value(pending, arg):
+        if pending is not None and not (arg.startswith("-") and pending not in ("header", "header value")):
             if pending == "header" and _HEADER_NAME.fullmatch(arg) and _is_secret_option("--" + arg):
                 # mcp-proxy's two-argument form, `--headers Authorization "Bearer x"`: the name as
                 # written, the next argument its value
@@ -237,72 +218,14 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
 _PAIR_IN_TEXT = re.compile(r"(?:^|(?<=[;&\s]))([A-Za-z_][A-Za-z0-9_.\-]{0,63})([ \t]*=[ \t]*)([^;&\s]+)")
 
 
-#: A JSON string (with its quotes), or a JSON number.
-_JSON_STRING = r'"(?:[^"\\]|\\.)*"'
-_JSON_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
-_JSON_SCALAR = re.compile(f"{_JSON_STRING}|{_JSON_NUMBER}|true|false|null")
-#: ``"name": value`` inside an argument: a JSON object given on the command line, as Smithery's
-#: ``@smithery/cli run SERVER --config '{"braveApiKey":"…"}'`` passes a server its keys. The value is
-#: a string, a number (``{"API_KEY": 123456789}``) or a list of such scalars.
-_JSON_PAIR_IN_TEXT = re.compile(
-    r'"([A-Za-z_][A-Za-z0-9_.\-]{0,63})"\s*:\s*('
-    + f"{_JSON_STRING}|{_JSON_NUMBER}(?![0-9.eE])"
-    + rf"|\[\s*(?:(?:{_JSON_SCALAR.pattern})\s*(?:,\s*(?:{_JSON_SCALAR.pattern})\s*)*)?\]" + ")")
-
-
-def _json_values(text: str, offset: int) -> list[tuple[int, int, str]]:
-    """The secret scalars of one JSON value ``text`` (found at ``offset``) that stands under a key
-    naming a secret: a string (its place inside the quotes, its text decoded), a number (as written),
-    and each string and number of a list; ``true``, ``false`` and ``null`` are no secrets (a
-    switch, an unset value)."""
-    found = []
-    for m in _JSON_SCALAR.finditer(text):
-        item = m.group(0)
-        if item.startswith('"'):
-            try:
-                value = json.loads(item)
-            except ValueError:
-                value = item[1:-1]
-            found.append((offset + m.start() + 1, offset + m.end() - 1, value))
-        elif item not in ("true", "false", "null"):
-            found.append((offset + m.start(), offset + m.end(), item))
-    return found
-
-
-def _number_forms(value: str) -> list[str]:
-    """A JSON number written under a secret key as the program that reads it may print it back
-    (``1.50`` → ``1.5``, ``1e3`` → ``1000.0``: Python's ``repr`` of the number, as a harness config's
-    numbers under a secret key are taken); ``[]`` for any other text or one written so already."""
-    if not re.fullmatch(_JSON_NUMBER, value):
-        return []
-    try:
-        shown = repr(json.loads(value))
-    except (ValueError, RecursionError):
-        return []
-    return [shown] if shown != value else []
+#: ``"name": "value"`` inside an argument: a JSON object given on the command line, as Smithery's
+#: ``@smithery/cli run SERVER --config '{"braveApiKey":"…"}'`` passes a server its keys.
+_JSON_PAIR_IN_TEXT = re.compile(r'"([A-Za-z_][A-Za-z0-9_.\-]{0,63})"\s*:\s*"((?:[^"\\]|\\.)*)"')
 
 
 #: An argument that is one whole HTTP header line, ``Authorization: Bearer x`` (a header given
 #: without ``--header``, or to a program whose header option toolsearch does not know).
 _HEADER_LINE = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9\-]{0,63})[ \t]*:[ \t]*([^\s/][^\r\n]*?)[ \t]*")
-
-
-#: One cookie of a cookie-style header value (``a=x; b=y``): a name (an HTTP token) and its value.
-_COOKIE = re.compile(r"[ \t]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*=[ \t]*(.*?)[ \t]*", re.DOTALL)
-
-
-def header_value_secrets(value: str) -> list[str]:
-    """The parts of a header value that count as secrets beside the whole value: the words after the
-    first (``Bearer xyz``: ``xyz``), and in a cookie-style value (``a=x; session=y``) each cookie's
-    value (``x``, ``y``; quotes around it left out), which a server may echo on its own."""
-    found = value.split()[1:]
-    if "=" in value:
-        for piece in value.split(";"):
-            cookie = _COOKIE.fullmatch(piece)
-            if cookie is not None:
-                item = cookie.group(2)
-                found.append(item[1:-1] if len(item) >= 2 and item[0] == item[-1] == '"' else item)
-    return [item for item in found if item]
 
 
 def _header_line(text: str) -> tuple[int, int, str] | None:
@@ -325,7 +248,11 @@ def _secret_pairs(text: str) -> list[tuple[int, int, str]]:
              if _is_secret_option("--" + m.group(1))]
     for m in _JSON_PAIR_IN_TEXT.finditer(text or ""):
         if _is_secret_option("--" + m.group(1)) and not any(a < m.end(2) and m.start(2) < b for a, b, _ in found):
-            found += _json_values(m.group(2), m.start(2))
+            try:
+                value = json.loads(f'"{m.group(2)}"')
+            except ValueError:
+                value = m.group(2)
+            found.append((m.start(2), m.end(2), value))
     line = _header_line(text)
     if line is not None and not any(a < line[1] and line[0] < b for a, b, _ in found):
         found.append(line)
@@ -351,8 +278,12 @@ _PATH_KEY = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F
 def _path_keys(url: str) -> list[str]:
     """The parts of ``url``'s path (after the host), and the pieces of a part between colons
     (``bot123456:<key>``), that :data:`_PATH_KEY` takes for keys."""
+    try:
+        path = urlsplit(url).path
+    except ValueError:
+        return []
     found = []
-    for part in re.split(r"[/\\:]", url_path(url)):  # "\" is a "/" to a WHATWG parser
+    for part in re.split(r"[/:]", path):
         if not _PATH_KEY.fullmatch(part) or part == C.SECRET_MASK:
             continue
         if "-" in part and len(part) == 36 and part.count("-") == 4:
@@ -369,59 +300,9 @@ def mask_url_path_keys(text: str) -> str:
     def one(match: re.Match[str]) -> str:
         url = match.group(0)
         for key in sorted(set(_path_keys(url)), key=len, reverse=True):
-            for before in ("/", "\\", ":"):
-                url = url.replace(before + key, before + C.SECRET_MASK)
+            url = url.replace("/" + key, "/" + C.SECRET_MASK).replace(":" + key, ":" + C.SECRET_MASK)
         return url
-    return _URL_IN_TEXT.sub(one, text) if ":" in text else text
-
-
-def url_note(note: UrlAmbiguity, client_host: str | None | bool = False) -> str:
-    """The words for an ambiguous URL (:func:`~toolsearch.engine.secrets.ambiguous_url`): what makes it
-    so and the host browsers and Node's ``new URL`` connect to (Node MCP clients such as mcp-remote
-    read URLs so), with the host another reading finds when it is another one.
-
-    Args:
-        note: the ambiguity.
-        client_host: the host toolsearch's own HTTP client connects to (``None``: it refuses the
-            URL), for a remote server's URL; ``False`` (the default) names what Python's URL parser
-            reads instead.
-    """
-    said = f"the URL has {' and '.join(note.reasons)}: "
-    said += (f"browsers and Node's new URL (as Node MCP clients such as mcp-remote) connect to host '{note.host}'"
-             if note.host is not None else "browsers and Node's new URL refuse it")
-    if client_host is None:
-        said += ", toolsearch's HTTP client refuses it"
-    elif client_host is not False:
-        said += (f", toolsearch's HTTP client to host '{client_host}'" if client_host != note.host
-                  else ", as toolsearch's HTTP client does")
-    elif note.other_host and note.other_host != note.host:
-        said += f", Python's URL parser (httpx, urllib) reads host '{note.other_host}'"
-    return said
-
-
-def url_notes(command: str | None, args: Iterable[str]) -> list[tuple[str, str]]:
-    """``(place, words)`` for each ambiguous URL (:func:`~toolsearch.engine.secrets.ambiguous_url`)
-    in a stdio server's ``command`` and ``args`` (``args[2]``; a URL inside a script argument too):
-    what the launch confirmation and the config's warnings say about it (:func:`url_note`)."""
-    places = [("command", command or ""), *((f"args[{i}]", arg) for i, arg in enumerate(args))]
-    out = []
-    for place, text in places:
-        for url in dict.fromkeys(special_urls_in(text)):
-            note = ambiguous_url(url)
-            if note is not None:
-                out.append((place, url_note(note)))
-    return out
-
-
-def client_host(url: str) -> str | None:
-    """The host toolsearch's HTTP client (httpx, which the MCP SDK uses) connects to for ``url``,
-    or ``None`` when it refuses the URL."""
-    try:
-        import httpx2  # noqa: PLC0415
-
-        return httpx2.URL(url).host or None
-    except Exception:  # noqa: BLE001 - InvalidURL, or a client that cannot be imported: no host
-        return None
+    return _URL_IN_TEXT.sub(one, text) if "://" in text else text
 
 
 def free_text_secrets(text: str) -> list[str]:
@@ -432,11 +313,10 @@ def free_text_secrets(text: str) -> list[str]:
     ``name=value`` pair or JSON ``"name": "value"`` pair whose name says it is a secret (a
     connection string's ``Password=x``, a ``--config '{"apiKey": "x"}'`` argument), and of a text
     that is one header line whose name says so (``Authorization: Bearer x``: ``Bearer x`` and ``x``)."""
-    values = [value for url in urls_in_text(text or "") for value in _url_secrets(url)]
+    values = [value for match in _URL_IN_TEXT.finditer(text or "") for value in _url_secrets(match.group(0))]
     line = _header_line(text)  # "Authorization: Bearer x": the token on its own too, as a header option's
-    pairs = [value for _, _, value in _secret_pairs(text)]
-    return (values + credential_shapes(text or "") + pairs + [form for value in pairs for form in _number_forms(value)]
-            + (header_value_secrets(line[2]) if line is not None else []))
+    return (values + credential_shapes(text or "") + [value for _, _, value in _secret_pairs(text)]
+            + (line[2].split()[1:] if line is not None else []))
 
 
 def secret_arguments(args: Iterable[str]) -> list[str]:
@@ -465,8 +345,7 @@ def _option_secret(kind: str, value: str) -> list[str]:
     secret = _argument_secret(kind, value)
     if not secret or _names_no_secret(secret) or _PLACEHOLDER.fullmatch(secret):
         return []
-    # "Bearer xyz": the token on its own too; "a=x; b=y": each cookie's value
-    return [secret, *(header_value_secrets(secret) if kind == "header" else [])]
+    return [secret, *(secret.split()[1:] if kind == "header" else [])]  # "Bearer xyz": the token on its own too
 
 
 #: How many scripts deep :func:`_script_secrets` reads (``bash -c "sh -c 'npx --token x'"`` is two).
@@ -685,8 +564,8 @@ class ServerSpec:
         """This entry's secret values as they are (no encodings, no :attr:`peer_secrets`)."""
         values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args),
                   *command_secrets(self.command or ""), *self.written_secrets]
-        for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too; a cookie's value
-            values += header_value_secrets(header)
+        for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
+            values += header.split()[1:]
         if self.url:
             values += _url_secrets(self.url)
         return values
@@ -696,28 +575,11 @@ class ServerSpec:
         redacted (:func:`redact_url`)."""
         return scrub_text(text, self.secret_index(), urls=[u for u in (self.url, self.display.get("url")) if u])
 
-    def url_warnings(self, expanded: bool = True) -> list[str]:
-        """One line per ambiguous URL in this server's command, arguments or URL
-        (:func:`~toolsearch.engine.secrets.ambiguous_url`: a ``\\`` before its host, a tab inside,
-        two ``@``…), naming the server, the place and the host browsers and Node connect to
-        (:func:`url_note`), secrets masked (:meth:`scrub`). ``expanded=False`` reads the values as
-        written in the file, as :meth:`launch_preview` shows them then."""
-        shown = self.display
-        if self.transport == "stdio":
-            command, args = (self.command, self.args) if expanded else (shown.get("command"), shown.get("args", ()))
-            notes = url_notes(command, args)
-        else:
-            url = (self.url if expanded else shown.get("url")) or ""
-            note = ambiguous_url(url)
-            notes = [("url", url_note(note, client_host(url)))] if note is not None else []
-        return [self.scrub(f"server '{self.name}': {place}: {words}") for place, words in notes]
-
     def launch_preview(self, expanded: bool = True) -> dict[str, Any]:
         """What starting this server would do, safe to show: ``{"transport", "command_line"``
         (stdio: the command and arguments, shell-quoted), ``"cwd"`` (or ``None`` = the app's
         working directory), ``"env"`` ({key: ``••••``}), or for remote servers ``"url"`` and
-        ``"headers"`` ({name: ``••••``}), and ``"warnings"``: the ambiguous URLs among them
-        (:meth:`url_warnings`)}``.
+        ``"headers"`` ({name: ``••••``})}``.
 
         Every value a ``${VAR}`` reference resolved to is ``••••`` wherever it lands (command,
         arguments, working directory, any part of the URL); the values of secret-looking
@@ -737,10 +599,10 @@ class ServerSpec:
             cwd = fields.get("cwd", self.cwd) if self.cwd is not None else None
             return {"transport": "stdio", "command_line": self.scrub(line),
                     "cwd": self.scrub(cwd) if cwd is not None else None,
-                    "env": {key: C.SECRET_MASK for key in self.env}, "warnings": self.url_warnings(expanded)}
+                    "env": {key: C.SECRET_MASK for key in self.env}}
         url = fields.get("url", self.url) or ""
         return {"transport": self.transport, "url": self.scrub(redact_url(url)),
-                "headers": {key: C.SECRET_MASK for key in self.headers}, "warnings": self.url_warnings(expanded)}
+                "headers": {key: C.SECRET_MASK for key in self.headers}}
 
     def registration_config(self) -> dict[str, Any]:
         """The per-server registration settings for :class:`~toolsearch.engine.catalog.Server`.config."""
@@ -784,12 +646,24 @@ def secrets_of(specs: Iterable[ServerSpec]) -> set[str]:
 
 def _url_secrets(url: str) -> list[str]:
     """A URL's credentials, query values (and ``name=value`` fragment values), the values of the
-    matrix parameters in its path (``;jsessionid=…``), all as :func:`redact_url` reads and masks them
-    (:func:`~toolsearch.engine.secrets.url_secret_values`: the user name counts only without a
-    password, ``https://TOKEN@host``), the known credential shapes in it (a key in the path:
-    ``https://host/mcp/sk-…/sse``) and the parts of its path that look like keys (:func:`_path_keys`:
-    a UUID, a long random part)."""
-    return url_secret_values(url) + credential_shapes(url) + _path_keys(url)
+    matrix parameters in its path (``;jsessionid=…``: :func:`~toolsearch.engine.secrets.matrix_values`),
+    the known credential shapes in it (a key in the path: ``https://host/mcp/sk-…/sse``) and the parts of
+    its path that look like keys (:func:`_path_keys`: a UUID, a long random part). The user name
+    counts only without a password (``https://TOKEN@host``): beside one it is a name such as
+    ``postgres`` or ``admin``, which would mask that word in everything the server sends (the
+    URL itself is shown with its whole ``user:password@`` masked either way)."""
+    try:
+        parts = urlsplit(url)
+        found = [v for v in (parts.password or parts.username,) if v] + credential_shapes(url) + _path_keys(url)
+        found += matrix_values(parts.path)
+    except ValueError:
+        return credential_shapes(url)
+    for text in (parts.query, parts.fragment if "=" in parts.fragment else ""):
+        for item in re.split(r"[&;]", text):
+            value = item.partition("=")[2] if "=" in item else ("" if _PLAIN_WORD.fullmatch(item) else item)
+            if value:
+                found.append(value)
+    return found
 
 
 # --- detection -----------------------------------------------------------------------------
@@ -1322,8 +1196,6 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         cwd = cwd_raw
         display = {"command": raw.get("command"), "args": _args(raw.get("args"), f"{where}.args")}
         preview = {"command": masked["command"], "args": _args(masked["args"], f"{where}.args")}
-        # as written (said to whoever sees the file's warnings; the launch confirmation reads the values)
-        warnings.extend(f"{where}.{place}: {words}" for place, words in url_notes(display["command"], display["args"]))
         if cwd is not None:
             display["cwd"] = raw.get("cwd")
             preview["cwd"] = masked["cwd"]
@@ -1345,15 +1217,6 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             except ValueError:
                 raise ConfigError(f"{where}.{key}: expected a port from 0 to 65535 after the host, got "
                                   f"{redact_url(url)!r}") from None
-            note = ambiguous_url(url)
-            if note is not None:
-                # what is shown (the host browsers read) must be where toolsearch connects: else refused
-                host = client_host(url)
-                if host is None or host != note.host:
-                    raise ConfigError(f"{where}.{key}: {url_note(note, host)}; not used, so nothing is sent: "
-                                      "expected a URL that every client reads alike: "
-                                      "its host as plain text, '/' (never '\\') after it, no tab or line break")
-                warnings.append(f"{where}.{key}: {url_note(note, host)}")
         headers = _string_map(entry.get("headers"), f"{where}.headers")
         secrets.extend(headers.values())
         _check_headers(headers, f"{where}.headers")
@@ -1416,7 +1279,7 @@ def _written_secrets(raw: Any) -> list[str]:
             found += [part.split("=", 1)[1] for part in text.split() if "=" in part]
             found += text.split(":", 1)[1].split() if ":" in text else []
         for text in texts if key == "headers" else ():
-            found += header_value_secrets(text)
+            found += text.split()[1:]
     for key in ("args", "command"):
         value = raw.get(key)
         if isinstance(value, str):
