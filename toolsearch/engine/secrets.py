@@ -235,10 +235,11 @@ def _forms_of(value: str) -> set[str]:
     registered = _UNSAFE_NAME_CHARS.sub("_", value)
     if sum(ch.isalnum() for ch in registered) >= SECRET_MIN_CHARS:  # not a run of "_" that ordinary names hold
         out.add(registered)
-    for percent in (quote(value, safe=""), quote_plus(value, safe="")):
+    # a lone surrogate (a JSON config's "\ud800") has no UTF-8 form: its code is encoded as it stands
+    for percent in (quote(value, safe="", errors="surrogatepass"), quote_plus(value, safe="", errors="surrogatepass")):
         out.add(percent)
         out.add(re.sub(r"%[0-9A-F]{2}", lambda m: m.group(0).lower(), percent))
-    raw = value.encode("utf-8")
+    raw = value.encode("utf-8", "surrogatepass")
     hexed = binascii.hexlify(raw).decode("ascii")
     out.update({hexed, hexed.upper()})
     for shift in range(3):  # the value starts at byte 0, 1 or 2 of a 3-byte base64 group

@@ -47,6 +47,7 @@ from urllib.parse import urlsplit
 from ..engine import constants as C
 from ..engine import readers
 from ..engine.errors import ConfigError
+from ..engine.invisible import mark_controls
 from ..engine.config import shown_value
 from ..engine.registration import parse_bool_like
 # The masking itself lives in the engine layer (analysis masks session text with it too); the
@@ -910,9 +911,63 @@ def _check_headers(headers: Mapping[str, str], where: str) -> None:
         bad = next((ch for ch in value if not _HEADER_VALUE.fullmatch(ch)), None)
         if bad is not None:
             kind = ("a line break" if bad in "\r\n" else "a control character" if ord(bad) < 0xA0
-                    else "a non-ASCII character")
+                    else "a lone surrogate" if _LONE_SURROGATE.match(bad) else "a non-ASCII character")
             raise ConfigError(f"{where}.{name}: the value holds {kind} (U+{ord(bad):04X}), which HTTP cannot send; "
                               "expected printable ASCII (the value is not shown: header values are secrets)")
+
+
+#: Half of a UTF-16 surrogate pair on its own (a JSON file's ``"\ud800"`` escape): no encoding
+#: holds it, so no program can be started with it and no HTTP request can carry it.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate_error(place: str, char: str, cannot: str, expected: str = "text") -> ConfigError:
+    """The error for a lone surrogate ``char`` at ``place`` (``file: mcpServers.x.args[1]``): what
+    it is, what ``cannot`` be done with it, what was expected. Never the value (it may be a secret)."""
+    return ConfigError(f"{place}: holds a lone surrogate (U+{ord(char):04X}, half of a UTF-16 pair), which {cannot}; expected "
+                       f"{expected} without a lone surrogate (U+D800–U+DFFF) (the value is not shown: it may be a secret)")
+
+
+def _launch_surrogate(parts: Iterable[tuple[str, str]], where: str, written: bool) -> None:
+    """Raise :class:`ConfigError` for the first of ``parts`` (place under ``where``, text) that a
+    program cannot be started with because of a lone surrogate: any one when ``written`` (the text
+    as the file wrote it), else one the system cannot encode (the text with its variables filled
+    in: a variable of this system's environment may hold a byte that is not UTF-8, which Python
+    keeps as U+DC80–U+DCFF and gives back as that byte)."""
+    for place, text in parts:
+        found = _LONE_SURROGATE.search(text)
+        if found is None:
+            continue
+        if not written:
+            try:
+                os.fsencode(text)
+                continue
+            except UnicodeError:
+                pass
+        raise _surrogate_error(f"{where}.{place}", found.group(), "no program can be started with")
+
+
+def _written_launch_parts(raw: Mapping[str, Any], where: str) -> list[tuple[str, str]]:
+    """The texts of a stdio entry as the file wrote them, by place: ``command``, ``args[i]``, ``cwd``,
+    and each ``env`` variable's name (``env``) and value (``env.NAME``). Parts of the wrong type are
+    left to the checks that follow (they name them)."""
+    parts: list[tuple[str, str]] = []
+    if isinstance(raw.get("command"), str):
+        parts.append(("command", raw["command"]))
+    try:
+        parts += [(f"args[{i}]", a) for i, a in enumerate(_args(raw.get("args"), f"{where}.args"))]
+    except ConfigError:
+        pass
+    if isinstance(raw.get("cwd"), str):
+        parts.append(("cwd", raw["cwd"]))
+    env = raw.get("env")
+    for key, value in env.items() if isinstance(env, Mapping) else ():
+        place = f"env.{shown_name(mark_controls(str(key), one_line=True))}"
+        parts.append((f"{place} (its name)", str(key)))
+        text = _scalar_text(value)
+        if text is not None:
+            parts.append((place, text))
+    return parts
 
 
 def _args(raw: Any, where: str) -> list[str]:
@@ -1159,6 +1214,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             raise ConfigError(f"{where}: expected 'command' (a non-empty string) for a stdio server, "
                               f"or 'url' for a remote one")
         args = _args(entry.get("args"), f"{where}.args")
+        _launch_surrogate(_written_launch_parts(raw, where), where, written=True)
         for place, text in (("command", command), *((f"args[{i}]", a) for i, a in enumerate(args)),
                             ("cwd", entry.get("cwd") if isinstance(entry.get("cwd"), str) else "")):
             if "\x00" in text:  # no program can be started with one (the OS refuses the call)
@@ -1190,6 +1246,12 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             if "\x00" in key or "\x00" in value or "=" in key or not key:
                 raise ConfigError(f"{where}.env: the variable {shown_name(key)!r} has an empty name, a '=' in its name or a NUL "
                                   "character (U+0000); no program can be started with it")
+        # with the variables filled in (what the file wrote was checked above)
+        _launch_surrogate((("command", command), *((f"args[{i}]", a) for i, a in enumerate(args)),
+                           ("cwd", entry.get("cwd") if isinstance(entry.get("cwd"), str) else ""),
+                           *((f"env.{shown_name(mark_controls(k, one_line=True))}{part}", text)
+                             for k, v in env.items() for part, text in ((" (its name)", k), ("", v)))),
+                          where, written=False)
         cwd_raw = entry.get("cwd")
         if cwd_raw is not None and not isinstance(cwd_raw, str):
             raise ConfigError(f"{where}.cwd: expected a directory path, got {_type_name(cwd_raw)}")
@@ -1204,6 +1266,9 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         if not isinstance(url, str) or not url.strip():
             raise ConfigError(f"{where}.{key}: expected the server URL as a string, got {_type_name(url)}")
         url = url.strip()
+        surrogate = _LONE_SURROGATE.search(url)
+        if surrogate:  # as written or from a variable: a URL is sent as ASCII, and no encoding holds one
+            raise _surrogate_error(f"{where}.{key}", surrogate.group(), "no HTTP request can carry", "a URL")
         if not _PLACEHOLDER.search(url):
             try:
                 parts = urlsplit(url)

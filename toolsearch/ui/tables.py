@@ -181,6 +181,13 @@ def _tag(name: str, classes: str) -> str:
     return f'<{name} class="{classes}">' if classes else f"<{name}>"
 
 
+def element_key(key: str) -> str:
+    """``key`` as a Streamlit widget key or an HTML attribute can hold it: unchanged, but a lone
+    surrogate (half of a UTF-16 pair, e.g. in a server name a JSON file spelled ``"\\ud800"``), which no
+    UTF-8 text holds and Streamlit ends the page on, as its ``\\ud800`` escape."""
+    return key.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | None = None,
                formats: Mapping[str, str | Callable[[Any], str]] | None = None,
                styles: Mapping[str, Callable[[Any], str]] | None = None,
@@ -255,7 +262,7 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
                                  f"--ts-tracks:{stack_tracks or ' '.join(['auto'] * (len(columns) - len(stacked)))};"
                                  f"--ts-lines:{1 + len(stacked)}" if stacked else "")))
     box = f' style="{html.escape(box)}"' if box else ""
-    return (f'{_STYLE}<div class="ts-table{" ts-stack" if stacked else ""}{" ts-tight" if tight else ""}" data-table="{html.escape(key)}"{box}><table>'
+    return (f'{_STYLE}<div class="ts-table{" ts-stack" if stacked else ""}{" ts-tight" if tight else ""}" data-table="{html.escape(element_key(key))}"{box}><table>'
             f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>')
 
 
@@ -285,7 +292,7 @@ def literal_table(data: Any, *, key: str, columns: list[str] | None = None,
     if len(rows) > PAGE_ROWS:
         pages = -(-len(rows) // PAGE_ROWS)
         page = int(target.number_input(f"Page (of {pages:,}; {PAGE_ROWS} rows a page)", min_value=1,
-                                       max_value=pages, value=1, step=1, key=f"{key}_page"))
+                                       max_value=pages, value=1, step=1, key=element_key(f"{key}_page")))
         start = (page - 1) * PAGE_ROWS
         shown = rows[start:start + PAGE_ROWS]
         target.caption(f"Rows {start + 1:,}–{start + len(shown):,} of {len(rows):,}.")
