@@ -200,3 +200,21 @@ def test_a_link_naming_a_long_unknown_catalog_cannot_fill_the_notice_with_its_ow
     assert notice.startswith("The link names a catalog “x” is not a shipped sample\\.⟨U\\+000A⟩⟨U\\+000A⟩\\# "
                              f"Session …” ({len(words):,} characters) that is not a shipped sample"), notice
     assert "evil" not in notice and "launch token" not in notice
+
+
+def test_a_links_scope_name_past_the_link_length_is_not_defined_or_selected():
+    """A link defines and selects its scope, whose name becomes the picker's selected label: a
+    crafted link could make it a sentence of its own ("Approved for production - ship these
+    settings"). A name longer than a link's names may be is left out, with a notice."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    long_name = "Approved by the platform team - ship these settings now"
+    at.query_params["scope"] = long_name + "=github"
+    at.run()
+    assert not at.exception, at.exception
+    assert at.sidebar.selectbox(key="scope_choice").options == ["Whole catalog"]
+    shown = " ".join(str(w.value) for w in [*at.warning, *at.info, *at.caption])
+    assert f"longer than 40 characters ({len(long_name)})" in shown and long_name not in shown, shown
+    at2 = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at2.query_params["scope"] = "support=github"  # a name of a link's length still is
+    at2.run()
+    assert at2.sidebar.selectbox(key="scope_choice").value == "support"

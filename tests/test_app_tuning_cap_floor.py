@@ -53,3 +53,21 @@ def test_no_floor_words_when_the_cap_is_the_budget_needed():
     at = _page("names")
     assert not [c.value for c in at.caption if "smallest value" in c.value]
     assert not [line for line in _cli("names") if "smallest value" in line]
+
+
+def test_one_listed_length_is_named_in_the_metric_labels():
+    """With one context length the labels name it ("Servers named at 200K") and the budget reads
+    "Budget needed" as recommend's line does: "at every length" over one length read as if others
+    had been weighed."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"catalog": "team-workspace", "lengths": "200k", "goal": "listed"})
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    labels = [m.label for m in at.metric]
+    assert "Servers named at 200K" in labels and "Budget needed" in labels, labels
+    assert not [label for label in labels if "every length" in label], labels
+    result = run_cli("recommend", "sample_catalogs/team-workspace.yaml", "--context-lengths", "200k", "--goal", "listed",
+                     cwd=ROOT)
+    budget = next(m.value for m in at.metric if m.label == "Budget needed")
+    assert f"budget needed: {budget}" in result.stdout.splitlines()

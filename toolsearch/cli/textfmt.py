@@ -345,14 +345,10 @@ def one_line(text: str) -> str:
     return mark_controls(str(text), one_line=True)
 
 
-#: A line of a GitHub Actions log that starts with this, after any leading whitespace (the runner
-#: trims it: ``ActionCommand.TryParseV2``), is a runner command (``::error::…``, ``::stop-commands::…``).
-RUNNER_COMMAND_PREFIX = "::"
-#: The log commands a CI runner reads anywhere in a line, not only at its start: a GitHub Actions
-#: runner's legacy form ``##[error]…`` (``ActionCommand.TryParse`` looks for it with ``IndexOf``)
-#: and an Azure Pipelines agent's ``##vso[task.setvariable …]…`` (its ``Command.TryParse`` too,
-#: case-sensitive). Each begins ``##`` and ends ``[``.
-RUNNER_ANYWHERE_COMMANDS = ("##[", "##vso[")
+#: A line that starts with this (after white space) is a CI runner command (``::error::…``).
+RUNNER_COMMAND_PREFIX = C.RUNNER_COMMAND_PREFIX
+#: The log commands a CI runner reads anywhere in a line (``##[`` and ``##vso[``).
+RUNNER_ANYWHERE_COMMANDS = C.RUNNER_ANYWHERE_COMMANDS
 #: Any of :data:`RUNNER_ANYWHERE_COMMANDS`.
 RUNNER_ANYWHERE_COMMAND = re.compile("|".join(re.escape(form) for form in RUNNER_ANYWHERE_COMMANDS))
 

@@ -222,3 +222,12 @@ UNSAFE_NAME_CHARS = r"[^A-Za-z0-9_]"
 #: Seconds past a live server's timeout that stopping it may take before the failure line says so
 #: ("… (timeout; stopping the server took 2.04 s more)"), so its "failed after" figure adds up.
 LIVE_STOP_NOTE_SECONDS = 0.1
+
+#: A line of a GitHub Actions log that starts with this, after any leading whitespace (the runner
+#: trims it: ``ActionCommand.TryParseV2``), is a runner command (``::error::…``, ``::stop-commands::…``).
+RUNNER_COMMAND_PREFIX = "::"
+#: The log commands a CI runner reads anywhere in a line, not only at its start: a GitHub Actions
+#: runner's legacy form ``##[error]…`` (``ActionCommand.TryParse`` looks for it with ``IndexOf``)
+#: and an Azure Pipelines agent's ``##vso[task.setvariable …]…`` (its ``Command.TryParse`` too,
+#: case-sensitive). Each begins ``##`` and ends ``[``.
+RUNNER_ANYWHERE_COMMANDS = ("##[", "##vso[")

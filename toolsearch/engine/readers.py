@@ -41,6 +41,7 @@ from typing import Any, BinaryIO
 import yaml
 from yaml.nodes import MappingNode, ScalarNode
 
+from . import constants as C
 from .errors import InputLimitError, ToolsearchError
 from .invisible import quoted, quoted_short
 
@@ -466,19 +467,43 @@ class _FaithfulDumper(yaml.SafeDumper):
 
 
 def _faithful_str(dumper: Any, value: str) -> Any:
-    if "\x85" in value:
+    if "\x85" in value or _RUNNER_TEXT.search(value):
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
     return dumper.represent_str(value)
 
 
 _FaithfulDumper.add_representer(str, _faithful_str)
 
+#: Text a CI runner could read as a log command (:data:`~toolsearch.engine.constants.RUNNER_ANYWHERE_COMMANDS`
+#: anywhere, :data:`~toolsearch.engine.constants.RUNNER_COMMAND_PREFIX` anywhere: a long value is
+#: folded over lines, and a line of it may start there): such a string is written double-quoted.
+_RUNNER_TEXT = re.compile("|".join(re.escape(form) for form in (*C.RUNNER_ANYWHERE_COMMANDS, C.RUNNER_COMMAND_PREFIX)))
+#: In the YAML text, each command read anywhere, and ``::`` at a line's start after white space.
+_RUNNER_IN_YAML = re.compile("|".join(re.escape(form) for form in C.RUNNER_ANYWHERE_COMMANDS)
+                             + "|" + rf"^[ \t]*\\?[ \t]*{re.escape(C.RUNNER_COMMAND_PREFIX)}", re.MULTILINE)
+
+
+def _runner_safe_yaml(text: str) -> str:
+    """YAML text whose lines no CI runner reads as a log command, read back as the same values: a
+    string holding one is double-quoted (:func:`_faithful_str`), where ``[`` may be written
+    ``\\x5B`` and ``:`` ``\\x3A`` (``##\\x5B``, ``##vso\\x5B``, a line's leading ``::`` as
+    ``\\x3A:``)."""
+    def one(match: re.Match[str]) -> str:
+        found = match.group()
+        if found.endswith("["):
+            return found[:-1] + "\\x5B"
+        return found[:-len(C.RUNNER_COMMAND_PREFIX)] + "\\x3A:"
+    return _RUNNER_IN_YAML.sub(one, text)
+
 
 def dump_yaml(data: Any, width: int = 100) -> str:
     """``data`` as YAML text that :func:`load_yaml` reads back as the same values (keys in their
     order, non-ASCII text as it is): the catalog files the product writes (``snapshot``, a saved
-    catalog, exported queries)."""
-    return yaml.dump(data, Dumper=_FaithfulDumper, sort_keys=False, allow_unicode=True, width=width)
+    catalog, exported queries). No line of it is a CI runner's log command (``::error::…`` at a
+    line's start, ``##[`` or ``##vso[`` anywhere): a string holding one is written double-quoted
+    with the bracket or colon escaped (``##\\x5B``), which reads back as the same text."""
+    return _runner_safe_yaml(yaml.dump(data, Dumper=_FaithfulDumper, sort_keys=False, allow_unicode=True,
+                                       width=width))
 
 
 #: A ``\uD800``–``\uDFFF`` escape in a double-quoted YAML scalar.

@@ -14,13 +14,19 @@ import html
 import json
 import re
 from typing import Any, Iterable, Iterator, Mapping, Sequence
-from urllib.parse import quote, quote_plus, unquote, unquote_plus, urlsplit, urlunsplit
+from urllib.parse import SplitResult, quote, quote_plus, unquote, unquote_plus, urlsplit, urlunsplit
 
 from . import constants as C
 
 #: URL-looking text inside a message (masked by :func:`scrub_text`), also glued to a word by an
 #: underscore (``mcp__web__https://user:password@host``, a recorded tool name), where ``\b`` sees no start.
-_URL_IN_TEXT = re.compile(r"(?<![A-Za-z0-9+.\-])[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>()\[\]{}|]+")
+#: Its user-information part runs to the last ``@`` before white space or the first ``/``, ``?`` or
+#: ``#``, whatever characters it holds: a password may hold a quote, a parenthesis or a brace
+#: (``https://u:pa(ss@host``), where the rest of the URL is cut.
+#: Tabs and line breaks inside it count as its characters (Python drops them before reading a URL:
+#: ``https:/<tab>/u:pw@host`` has the password ``pw``).
+_URL_IN_TEXT = re.compile(r"(?<![A-Za-z0-9+.\-])[a-zA-Z][a-zA-Z0-9+.-]*:[\t\r\n]*/[\t\r\n]*/"
+                          r"(?:(?:[^\s/?#]|[\t\r\n])*@)?[^\s'\"<>()\[\]{}|]+")
 #: A bare query item like ``?debug`` is a flag, not a secret; other bare items are masked.
 _PLAIN_WORD = re.compile(r"[A-Za-z_]{1,20}")
 #: Shorter values are not scrubbed from free text (they would mask ordinary words and digits).
@@ -544,20 +550,55 @@ def matrix_values(path: str) -> list[str]:
     return [match.group(2) for match in _MATRIX_PARAM.finditer(path) if match.group(2)]
 
 
+#: A URL's parts as they stand in its text (RFC 3986, appendix B): where :func:`redact_url` masks.
+_URL_PARTS = re.compile(r"(?:[^:/?#]+:)?(?://(?P<authority>[^/?#]*))?(?P<path>[^?#]*)"
+                        r"(?:\?(?P<query>[^#]*))?(?:#(?P<fragment>.*))?", re.DOTALL)
+
+
 def redact_url(url: str) -> str:
     """The URL with any ``user:password@`` replaced by ``••••@`` and query values, matrix parameter
     values in its path (:func:`matrix_values`) and ``name=value`` fragment values masked:
-    ``?token=abc`` → ``?token=••••``, ``/app;jsessionid=abc`` → ``/app;jsessionid=••••``."""
+    ``?token=abc`` → ``?token=••••``, ``/app;jsessionid=abc`` → ``/app;jsessionid=••••``.
+
+    Only those parts are replaced; every other character stays as written (``sqlite:///x?password=…``
+    keeps its ``///``, a tab or a line break stays where it was)."""
     try:
         parts = urlsplit(url)
     except ValueError:  # "http://u:pw@[::1": not a URL Python reads, the credentials still there
         return _redact_unreadable_url(url)
     if not parts.netloc and "@" in url:  # "u:pw@host/mcp", "http:\\\\u:pw@host": no authority read
         return _redact_unreadable_url(url)
+    match = _URL_PARTS.fullmatch(url)
+    authority = match.group("authority") if match else None
+    if match is None or ("@" in parts.netloc) != ("@" in (authority or "")):
+        # Python read a user part the text does not show as one ("https:/<tab>/u:pw@host": it
+        # drops tabs and line breaks first): the URL as Python reads it, masked
+        return _redact_rebuilt(parts) or url
+    spans: list[tuple[int, int, str]] = []
+    if authority and "@" in authority:
+        spans.append((match.start("authority"), match.start("authority") + authority.rindex("@"), C.SECRET_MASK))
+    offset = match.start("path")
+    spans += [(offset + m.start(2), offset + m.end(2), C.SECRET_MASK)
+              for m in _MATRIX_PARAM.finditer(match.group("path")) if m.group(2)]
+    for name in ("query", "fragment"):
+        text = match.group(name)
+        if text and (name == "query" or "=" in text):
+            masked = _mask_query(text)
+            if masked != text:
+                spans.append((match.start(name), match.end(name), masked))
+    out, done = [], 0
+    for start, end, replacement in spans:
+        out += [url[done:start], replacement]
+        done = end
+    return "".join(out) + url[done:]
+
+
+def _redact_rebuilt(parts: SplitResult) -> str | None:
+    """The URL of ``parts`` put together again with its user part, matrix parameter values, query
+    values and fragment values masked, or ``None`` when nothing was masked."""
     changed = parts
     if "@" in parts.netloc:
-        host = parts.netloc.rpartition("@")[2]
-        changed = changed._replace(netloc=f"{C.SECRET_MASK}@{host}")
+        changed = changed._replace(netloc=f"{C.SECRET_MASK}@{parts.netloc.rpartition('@')[2]}")
     if ";" in parts.path:
         changed = changed._replace(path=_MATRIX_PARAM.sub(
             lambda m: m.group(1) + (C.SECRET_MASK if m.group(2) else ""), parts.path))
@@ -565,7 +606,7 @@ def redact_url(url: str) -> str:
         changed = changed._replace(query=_mask_query(parts.query))
     if "=" in parts.fragment:
         changed = changed._replace(fragment=_mask_query(parts.fragment))
-    return url if changed == parts else urlunsplit(changed)
+    return None if changed == parts else urlunsplit(changed)
 
 
 # --- known credential shapes in free text -----------------------------------------------------------

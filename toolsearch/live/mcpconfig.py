@@ -57,6 +57,7 @@ from ..engine.secrets import (  # noqa: F401
     _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, matrix_values, redact_url, scrub_data,
     mask_token_shapes, scrub_text, secret_list)
 from ..engine.secrets import SecretIndex, SecretValues, secret_index
+from .urlreading import host_disagreement
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
 #: Command-line options whose value is a secret (``--token=x``, ``--api-key x``, ``--accessToken x``):
@@ -482,6 +483,11 @@ class ServerSpec:
             every broken entry does, but is not named on a line of its own (no progress call when
             connecting); its file's warnings end with the line that counts such entries
             (:func:`parse_config_data`).
+        url_notes: for a stdio entry, ``"args[2]: …"`` per argument (or ``"command: …"``) holding a
+            URL whose host Python programs and Node programs read differently
+            (:func:`~toolsearch.live.urlreading.host_disagreement`): the masked URL shows Python's
+            host, while a Node program such as ``mcp-remote`` reaches the other one. Shown with the
+            launch confirmation (:meth:`launch_preview`) and among the file's warnings.
     """
 
     name: str
@@ -506,6 +512,7 @@ class ServerSpec:
     peer_secrets: tuple[str, ...] = ()
     written_secrets: tuple[str, ...] = ()
     counted_only: bool = False
+    url_notes: tuple[str, ...] = ()
 
     def __repr__(self) -> str:  # never show secrets, even in a traceback or a debugger
         return f"ServerSpec({self.redacted()!r})"
@@ -580,7 +587,10 @@ class ServerSpec:
         """What starting this server would do, safe to show: ``{"transport", "command_line"``
         (stdio: the command and arguments, shell-quoted), ``"cwd"`` (or ``None`` = the app's
         working directory), ``"env"`` ({key: ``••••``}), or for remote servers ``"url"`` and
-        ``"headers"`` ({name: ``••••``})}``.
+        ``"headers"`` ({name: ``••••``})}``, and ``"warnings"``: for each argument (or the command)
+        holding a URL whose host Python and Node programs read differently, ``"args[2]: …"``
+        (:func:`~toolsearch.live.urlreading.host_disagreement`; a remote server with such a URL is
+        not used at all).
 
         Every value a ``${VAR}`` reference resolved to is ``••••`` wherever it lands (command,
         arguments, working directory, any part of the URL); the values of secret-looking
@@ -600,10 +610,11 @@ class ServerSpec:
             cwd = fields.get("cwd", self.cwd) if self.cwd is not None else None
             return {"transport": "stdio", "command_line": self.scrub(line),
                     "cwd": self.scrub(cwd) if cwd is not None else None,
-                    "env": {key: C.SECRET_MASK for key in self.env}}
+                    "env": {key: C.SECRET_MASK for key in self.env},
+                    "warnings": [self.scrub(note) for note in self.url_notes]}
         url = fields.get("url", self.url) or ""
         return {"transport": self.transport, "url": self.scrub(redact_url(url)),
-                "headers": {key: C.SECRET_MASK for key in self.headers}}
+                "headers": {key: C.SECRET_MASK for key in self.headers}, "warnings": []}
 
     def registration_config(self) -> dict[str, Any]:
         """The per-server registration settings for :class:`~toolsearch.engine.catalog.Server`.config."""
@@ -1208,6 +1219,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
     cwd = None
     url = None
     headers: dict[str, str] = {}
+    url_notes: list[str] = []  # URLs in the command line whose host Python and Node programs read differently
     if transport == "stdio":
         command = entry.get("command")
         if not isinstance(command, str) or not command.strip():
@@ -1220,6 +1232,11 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             if "\x00" in text:  # no program can be started with one (the OS refuses the call)
                 raise ConfigError(f"{where}.{place}: contains a NUL character (U+0000); no program can be started "
                                   "with one")
+        for place, text in (("command", command), *((f"args[{i}]", a) for i, a in enumerate(args))):
+            reading = host_disagreement(text)
+            if reading:
+                url_notes.append(f"{place}: {reading}; check that the host is the one you mean (a URL every program "
+                                 "reads alike has '/' after its host, never '\\')")
         env_file = entry.get("envFile")
         if env_file is not None:
             if not isinstance(env_file, str):
@@ -1282,12 +1299,17 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             except ValueError:
                 raise ConfigError(f"{where}.{key}: expected a port from 0 to 65535 after the host, got "
                                   f"{redact_url(url)!r}") from None
+            reading = host_disagreement(url)
+            if reading:  # toolsearch's client would reach one host, the same config in a Node client another
+                raise ConfigError(f"{where}.{key}: {reading}; not used, so nothing is sent: expected '/' after "
+                                  "the host, never '\\' (in a user name, '\\' as %5C)")
         headers = _string_map(entry.get("headers"), f"{where}.headers")
         secrets.extend(headers.values())
         _check_headers(headers, f"{where}.headers")
         display = {"url": raw.get(key)}  # under `url` whatever the key: shown and masked as one
         preview = {"url": str(masked["url"]).strip()}
 
+    warnings.extend(f"{where}.{note}" for note in url_notes)
     if isinstance(raw.get("tools"), Mapping):
         display["tools"] = dict(raw["tools"])  # as written: an include list may name a ${VAR}
     tools = entry.get("tools")
@@ -1309,7 +1331,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         connect_timeout=_seconds(entry.get("connect_timeout"), f"{where}.connect_timeout"),
         enabled=enabled, tools=dict(tools), protocol=protocol, origin=where,
         unresolved=tuple(dict.fromkeys(unresolved)), display=display, interpolated=tuple(dict.fromkeys(resolved)),
-        preview=preview)
+        preview=preview, url_notes=tuple(url_notes))
 
 
 def _strings_in(value: Any, depth: int = 0) -> list[str]:

@@ -162,6 +162,8 @@ def _confirm_launch(action: str) -> bool:
             # "environment added: none", above the real one).
             preview = spec.launch_preview(expanded=expanded)
             st.text(common.visible_name(f"{spec.name} ({preview['transport']})"))
+            for warning in preview["warnings"]:  # a URL whose host a Node program reads differently from the one shown
+                st.warning(common.md_escape(common.visible_name(warning)), icon=":material/warning:")
             if preview["transport"] == "stdio":
                 st.code(common.visible(preview["command_line"]), language="bash", wrap_lines=True)
                 st.text(common.visible_name(f"working directory: {preview['cwd'] or 'the app’s working directory'}"))

@@ -7,6 +7,7 @@ import hashlib
 
 import streamlit as st
 
+from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import Catalog
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
@@ -94,11 +95,18 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
         if text:  # a link only defines and selects a scope; it loads nothing else
             try:
                 scope = parse_scope_arg(text)
-                put_scope(scope)
-                state["scope_choice"] = scope.name
             except ScopeError:  # said like any other link value that cannot be used
                 state.setdefault("_link_notices", []).append(
                     ("The link's value for scope is not valid here and was ignored; the whole catalog is shown.", False))
+            else:
+                if len(scope.name) > C.LINK_NAME_MAX_CHARS:
+                    # the name becomes the picker's selected label: a crafted link must not choose its words
+                    state.setdefault("_link_notices", []).append(
+                        (f"The link's scope name is longer than {C.LINK_NAME_MAX_CHARS} characters "
+                         f"({len(scope.name):,}) and was ignored; the whole catalog is shown.", False))
+                else:
+                    put_scope(scope)
+                    state["scope_choice"] = scope.name
     names = [s.name for s in app_scopes()]
     if state.get("scope_choice") not in (WHOLE_CATALOG, *names):
         state["scope_choice"] = WHOLE_CATALOG

@@ -398,7 +398,8 @@ if common.require_catalog(v):
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
         row.metric("Recommended threshold_pct", f"{multi.threshold_pct:g}%", width="content")
         row.metric("Recommended listing_max_tokens", f"{multi.listing_max_tokens:,} tokens", width="content")
-        row.metric("Servers named at every length", f"{worst.servers_named:,} of {worst.servers_total:,}",
+        lengths_words = every_length_words([c.context_length for c in multi.contexts])  # "at 200K" with one length
+        row.metric(f"Servers named {lengths_words}", f"{worst.servers_named:,} of {worst.servers_total:,}",
                    width="content", help="Tool search is not active at these lengths: there is no listing to name "
                                          "a server, and every tool is sent with its full schema." if multi.inactive else None)
         # not reached: the figure is the best reachable setting's budget, not what the goal needs
@@ -414,7 +415,9 @@ if common.require_catalog(v):
             with_headroom = f"with {multi.headroom_pct:g}% headroom" if multi.headroom_pct and multi.reached else None
             # out of reach: the smallest budget that gives the best reachable listing, not the budget the setting
             # gives (that is each length's own, in the table: "38 of 64 budget tokens")
-            row.metric("Budget needed at every length" if multi.reached else BEST_REACHABLE_BUDGET_LABEL,
+            # as recommend's "budget needed" line: "at every length" only where there are two or more
+            row.metric(("Budget needed at every length" if len(multi.contexts) > 1 else "Budget needed")
+                       if multi.reached else BEST_REACHABLE_BUDGET_LABEL,
                        # no budget: nothing is listed at the shortest length, or listing is off (the box below
                        # says which); "not reachable" under "best reachable" contradicted itself
                        f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "none",
@@ -425,7 +428,7 @@ if common.require_catalog(v):
             st.caption(common.md_escape(multi.cap_floor_words + "."))
         if not multi.reached:
             st.error(f"Not reachable at {lengths_scope_words(multi)}: {multi.reason}. The values above name the most "
-                     f"servers every length can get ({worst.servers_named:,} of {worst.servers_total:,}) with "
+                     f"servers that can be named {lengths_words} ({worst.servers_named:,} of {worst.servers_total:,}) with "
                      f"{multi.fallback_words}.", icon=":material/block:")
         if multi.unnamed:
             # the reasons name servers: catalog text, invisible characters shown as markers as in the block

@@ -1,0 +1,166 @@
+"""Which host a URL reaches, as the two families of URL readers read it.
+
+Python programs (toolsearch's own HTTP client, Hermes, ``urllib``) read a URL by RFC 3986: a ``\\``
+is an ordinary character, so in ``https://evil.example\\@mcp.linear.app/sse`` everything before the
+``@`` is a user name and the host is ``mcp.linear.app``. Browsers and Node programs (``mcp-remote``
+and the other Node MCP clients) read it by the WHATWG URL standard, where ``\\`` ends the host of an
+``http(s)``/``ws(s)``/``ftp`` URL as ``/`` does: the host is ``evil.example``. Masking shows such a
+URL as ``https://••••@mcp.linear.app/sse`` (the part before the ``@`` is a user name, which may be a
+token, for Python), so the host a Node program would reach is not in view; :func:`host_disagreement`
+says so in words. The WHATWG reading is the one Node itself uses (the ``ada-url`` library).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import socket
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import ada_url
+
+#: Where a URL starts inside a piece of text: a scheme, then ``/`` or ``\\`` (also after a tab or a
+#: line break, which WHATWG readers drop), so a Windows path such as ``C:report.txt`` is not one.
+_URL_START = re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*:[\t\r\n]*[/\\]")
+#: Schemes with no host to reach (a file URL names a path on this machine).
+_NO_NETWORK = ("file",)
+#: How many URL starts one piece of text is read for (a config value is short; a crafted one with
+#: thousands of ``x://`` would cost the square of its length).
+MAX_URLS_PER_TEXT = 32
+#: A host named in words: letters, digits, ``-`` and dots with a dot in it, ``localhost``, an IPv4
+#: address or a bracketed IPv6 one. Anything else (a token in front of ``\\@``) is not repeated.
+_HOST_SHAPE = re.compile(r"(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.)+[a-z0-9\-]{2,63}\.?|localhost|\[[0-9a-f:.]+\]")
+
+
+@dataclass(frozen=True)
+class HostReadings:
+    """The host one URL reaches for each family of readers.
+
+    Attributes:
+        url: the URL as written.
+        python: the host a Python program connects to (``urlsplit``), lowercased; ``None``
+            when it reads no host.
+        whatwg: the host a browser or a Node program connects to, as the WHATWG standard
+            serialises it (lowercase, IDNA, IPv4 in dotted form); ``None`` when it refuses the URL
+            or reads no host.
+    """
+
+    url: str
+    python: str | None
+    whatwg: str | None
+
+    @property
+    def differ(self) -> bool:
+        """True when both read a host and the two are not the same machine name."""
+        if self.python is None or self.whatwg is None:
+            return False
+        return _comparable(self.python) != _comparable(self.whatwg)
+
+
+def _comparable(host: str) -> str:
+    """``host`` in the form WHATWG writes it: IDNA for non-ASCII names, an IPv4 address in dotted
+    form however it was written (``0x7f.1`` → ``127.0.0.1``, as the C library reads it too), no
+    trailing dot, lowercase."""
+    host = host.lower().rstrip(".")
+    if host.startswith("[") and host.endswith("]") or ":" in host:  # IPv6: brackets and zeros as WHATWG writes them
+        try:
+            return f"[{ipaddress.IPv6Address(host.strip('[]'))}]"
+        except ValueError:
+            return host
+    try:
+        host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        pass
+    if re.fullmatch(r"[0-9a-fx.]+", host):
+        try:
+            return socket.inet_ntoa(socket.inet_aton(host))
+        except OSError:
+            pass
+    return host
+
+
+def read_hosts(url: str) -> HostReadings:
+    """The host ``url`` reaches for Python programs and for browsers and Node programs.
+
+    Args:
+        url: one URL as a program receives it (no surrounding text).
+
+    Returns:
+        :class:`HostReadings`; never raises (an unreadable URL reads as no host).
+    """
+    try:
+        python = urlsplit(url).hostname or None
+    except ValueError:
+        python = None
+    try:
+        parsed = ada_url.parse_url(url)
+    except (ValueError, TypeError, UnicodeError):
+        whatwg = None
+    else:
+        scheme = str(parsed.get("protocol") or "").rstrip(":").lower()
+        whatwg = (parsed.get("hostname") or None) if scheme not in _NO_NETWORK else None
+    return HostReadings(url=url, python=python, whatwg=whatwg)
+
+
+def urls_in(text: str) -> Iterator[str]:
+    """The URLs a program may read in ``text``: from each place a URL starts (:data:`_URL_START`,
+    at most :data:`MAX_URLS_PER_TEXT` of them), the rest of the text (a program given one argument
+    reads all of it, tabs included) and the rest up to white space (a word of a script)."""
+    seen: set[str] = set()
+    for count, match in enumerate(_URL_START.finditer(text or "")):
+        if count >= MAX_URLS_PER_TEXT:
+            return
+        rest = text[match.start():]
+        word = re.match(r"[^ \f\v]*", rest).group(0)  # a tab or a line break is dropped by WHATWG readers
+        for candidate in (rest, word, word.rstrip("'\")]};,")):
+            if candidate and candidate not in seen:
+                seen.add(candidate)
+                yield candidate
+
+
+def _host_words(host: str, hidden: Callable[[str], bool], python: bool) -> str:
+    """``host 'name'`` for the message, or words saying it is not shown: a host that ``hidden`` says
+    holds a secret, or a WHATWG host of no host name's shape (a token written in front of ``\\@``,
+    which Python sends as a user name; the Python host is in view in the masked URL anyway)."""
+    if hidden(host):
+        return "a host not repeated here (it holds a secret of the config)"
+    if not python and not _HOST_SHAPE.fullmatch(host):
+        return "a host not repeated here (Python reads it as a user name, which may be a token)"
+    return f"host '{host}'"
+
+
+def host_disagreement(text: str, hidden: Callable[[str], bool] = lambda host: False) -> str | None:
+    """Words saying which hosts the first URL in ``text`` that readers disagree on reaches, or
+    ``None`` when every URL in it reaches the same host for all of them.
+
+    Args:
+        text: a config value (a remote server's ``url``, a command-line argument, a script).
+        hidden: whether a host would show a secret (a value of the config's secrets in it); such a
+            host is not repeated.
+
+    Returns:
+        e.g. ``"the URL's host reads two ways (a '\\' before the host's end, which browsers and
+        Node read as '/'): Python programs such as toolsearch and Hermes reach host
+        'mcp.linear.app', browsers and Node programs such as mcp-remote reach host 'evil.example'"``.
+    """
+    for url in urls_in(text):
+        readings = read_hosts(url)
+        if not readings.differ:
+            continue
+        cause = _cause(url, readings)
+        return (f"the URL's host reads two ways{cause}: Python programs such as toolsearch and Hermes reach "
+                f"{_host_words(readings.python or '', hidden, True)}, browsers and Node programs such as mcp-remote "
+                f"reach {_host_words(readings.whatwg or '', hidden, False)}")
+    return None
+
+
+def _cause(url: str, readings: HostReadings) -> str:
+    """What makes the readings differ, in words for :func:`host_disagreement` (``""`` if unknown)."""
+    head = url.split("?", 1)[0].split("#", 1)[0]
+    if "\\" in head:
+        return " (a '\\' before the host's end, which browsers and Node read as '/')"
+    if "%" in (readings.python or ""):
+        return " (a percent-escape in the host, which browsers and Node decode)"
+    return ""
