@@ -94,12 +94,12 @@ def test_a_host_that_may_be_a_token_or_a_secret_is_not_repeated() -> None:
     assert "a host not repeated here (Python reads it as a user name, which may be a token)" in said
     assert "admin" not in urlreading.host_disagreement("https://admin\\:secretpw@host/x")
     hidden = urlreading.host_disagreement(EVIL, hidden=lambda host: host == "evil.example")
-    assert "evil.example" not in hidden and "it holds a secret of the config" in hidden
+    assert "evil.example" not in hidden and "it holds a variable's value or a secret of the config" in hidden
 
 
 def test_a_crafted_text_is_read_for_a_bounded_number_of_urls() -> None:
     text = "x://a " * 5000 + EVIL
-    assert urlreading.host_disagreement(text) is None  # past the bound, said nothing, and quickly
+    assert "those past the 256th were not read" in urlreading.host_disagreement(text)  # past the bound: said
     assert len(list(urlreading.urls_in("x://a " * 5000))) <= 2 * urlreading.MAX_URLS_PER_TEXT
 
 
@@ -148,7 +148,7 @@ def test_a_host_from_a_variable_is_masked_in_the_warning() -> None:
         environ={"INTERNAL_HOST": "corp-internal-7731.example"})
     (spec,) = config.servers
     shown = "\n".join([*config.warnings, *spec.launch_preview()["warnings"]])
-    assert "corp-internal-7731" not in shown and "reach host '••••'" in shown, shown
+    assert "corp-internal-7731" not in shown and "reach a host not repeated here (it holds a variable's" in shown, shown
 
 
 def test_plan_says_it_on_stderr(tmp_path) -> None:
@@ -189,11 +189,84 @@ def test_masking_replaces_only_the_secret_parts_of_a_url(url, shown) -> None:
     assert redact_url(url) == shown
 
 
-@pytest.mark.parametrize("password", ["secret(pw", "secret'pw", "se{cret}pw", "sec|retpw", "secret\tpw"])
-def test_a_password_with_a_quote_a_parenthesis_or_a_brace_is_masked(password) -> None:
+@pytest.mark.parametrize("password", ["secret(pw", "secret'pw", "se{cret}pw", "sec|retpw", "secret\tpw",
+                                      "secret\u00a0pw"])
+def test_a_password_with_a_quote_a_parenthesis_or_a_brace_is_masked_in_an_argument(password) -> None:
+    """An argument that is one whole URL is read as Python reads it: its user part runs to the last
+    '@' before the host, whatever characters it holds; what the server echoes is masked by value."""
     url = f"https://user:{password}@host.example/mcp"
-    assert mask_arguments([url]) == [f"https://{MASK}@host.example/mcp"]
-    assert scrub_text(f"connecting to {url} failed") == f"connecting to https://{MASK}@host.example/mcp failed"
-    (spec,) = parse_config_data({"mcpServers": {"s": {"command": "srv", "args": [url]}}}, "mcp.json").servers
-    assert password.replace("\t", "") in spec.own_secrets() or password in spec.own_secrets()
-    assert "retpw" not in spec.launch_preview()["command_line"]
+    for arg, shown in ((url, f"https://{MASK}@host.example/mcp"), (f"--url={url}", f"--url=https://{MASK}@host.example/mcp")):
+        assert mask_arguments([arg]) == [shown]
+        (spec,) = parse_config_data({"mcpServers": {"s": {"command": "srv", "args": [arg]}}}, "mcp.json").servers
+        assert "retpw" not in spec.launch_preview()["command_line"]
+        assert "retpw" not in spec.scrub(f"connecting to {url} failed")
+
+
+@pytest.mark.parametrize("text", [
+    '{"server":"https://mcp.linear.app","user":"bob@evil.example"}',
+    "[docs](https://example.com)@mention",
+    '<a href="https://example.com">mail@example.org</a>',
+    "{'url': 'https://evil.example', 'owner': 'ops@mcp.linear.app'}",
+])
+def test_a_url_in_text_does_not_reach_across_quotes_or_brackets_to_a_later_at(text) -> None:
+    """In free text (a compact JSON argument, a description, stderr) the user part of a URL ends at
+    a quote, a bracket or a parenthesis: an e-mail address after it is not read as the URL's host."""
+    assert scrub_text(text) == text
+    assert mask_arguments(["client.js", text]) == ["client.js", text]
+
+
+def test_the_launch_confirmation_reads_each_argument_once_for_its_notes() -> None:
+    """A config with many arguments holding such URLs: five are named and the rest counted, the same
+    lines in the file's warnings and in the launch confirmation."""
+    args = [f"https://e{n}.example\\@mcp.linear.app/sse" for n in range(40)]
+    config = parse_config_data({"mcpServers": {"many": {"command": "npx", "args": ["mcp-remote", *args]}}}, "mcp.json")
+    (spec,) = config.servers
+    notes = spec.launch_preview()["warnings"]
+    assert len(notes) == 6 and notes[-1] == "args: 35 more arguments hold a URL whose host reads two ways (not named)"
+    assert [n.split(":")[0] for n in notes[:5]] == [f"args[{i}]" for i in range(1, 6)]
+    assert config.warnings == tuple(f"mcp.json: mcpServers.many.{note}" for note in notes)
+
+
+@pytest.mark.parametrize("url", [
+    "https://evil.example\\@mcp.linear.app[/sse",      # Python refuses it (a bracket)
+    "https://evil.example\\@mcp.linear.app\uff0f@x/sse",  # Python refuses it (NFKC turns U+FF0F into '/')
+    "https:///evil.example\\@mcp.linear.app/sse",       # Python reads no host
+    "https://evil.example\\@/mcp.linear.app/sse",       # Python's host is empty
+])
+def test_a_url_python_reads_no_host_in_is_named_when_node_reaches_one(url) -> None:
+    (spec,) = parse_config_data({"mcpServers": {"s": {"command": "npx", "args": ["mcp-remote", url]}}},
+                                "mcp.json").servers
+    (note,) = spec.launch_preview()["warnings"]
+    assert "read no host in it" in note and "reach host 'evil.example'" in note, note
+
+
+def test_a_url_past_many_others_in_a_script_is_read_or_the_rest_is_said() -> None:
+    script = "for u in " + " ".join(f"https://h{n}.example/" for n in range(100)) + f" {EVIL}; do npx mcp-remote $u; done"
+    assert "host 'evil.example'" in urlreading.host_disagreement(script)
+    crowded = " ".join(f"https://h{n}.example/" for n in range(urlreading.MAX_URLS_PER_TEXT + 1)) + " " + EVIL
+    assert "were not read" in urlreading.host_disagreement(crowded)
+
+
+@pytest.mark.parametrize(("url", "environ", "secret"), [
+    ("https://evil.example\\@${TENANT}.linear.app/sse", {"TENANT": "AcmeSecretTenant"}, "acmesecrettenant"),
+    ("https://${T}.evil.example\\@mcp.linear.app/sse", {"T": "b\u00fccher-secret"}, "bcher-secret"),
+    ("https://${H}@mcp.linear.app/sse", {"H": "tenant-secret.example\\"}, "tenant-secret"),
+])
+def test_a_host_from_a_variable_is_never_named(url, environ, secret) -> None:
+    """Both readers lowercase a host and Node writes a non-ASCII one in IDNA: a host that came from a
+    variable is not repeated, whatever form it takes."""
+    config = parse_config_data({"mcpServers": {
+        "stdio": {"command": "npx", "args": ["mcp-remote", url]}, "remote": {"url": url}}}, "mcp.json", environ=environ)
+    stdio, remote = config.servers
+    shown = "\n".join([*config.warnings, *stdio.launch_preview()["warnings"], *stdio.launch_preview(False)["warnings"],
+                       remote.invalid or ""])
+    assert "reads two ways" in shown and secret not in shown.casefold(), shown
+    assert "holds a variable's value or a secret of the config" in shown
+
+
+def test_a_url_python_cannot_read_is_refused_without_its_password() -> None:
+    (spec,) = parse_config_data({"mcpServers": {"r": {"url": "https://admin:hunter2secret@mcp.linear.app\uff0fx/sse"}}},
+                                "mcp.json").servers
+    assert "hunter2secret" not in spec.invalid
+    assert spec.invalid.endswith("(a character in its host part that NFKC normalisation turns into '/', '?', '#', "
+                                 "'@' or ':')")

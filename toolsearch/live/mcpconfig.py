@@ -41,7 +41,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower (once per value read)
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 from urllib.parse import urlsplit
 
 from ..engine import constants as C
@@ -261,8 +261,20 @@ def _secret_pairs(text: str) -> list[tuple[int, int, str]]:
     return sorted((a, b, v) for a, b, v in found if v and v != C.SECRET_MASK and not _names_no_secret(v))
 
 
+#: A piece of config text that is one whole URL (a scheme and ``//``, no space in it): a program
+#: given it as one argument reads all of it as the URL, its user part up to the last ``@`` before
+#: the host whatever characters it holds (``https://u:pa(ss@host``), as :func:`redact_url` reads it.
+#: An option's ``--url=`` before it counts as not part of it.
+_WHOLE_URL = re.compile(r"(?:-{1,2}[A-Za-z0-9][A-Za-z0-9_.\-]*=)?([A-Za-z][A-Za-z0-9+.\-]*:[\t\r\n]*/[\t\r\n]*/[^ \f\v]*)",
+                        re.DOTALL)
+
+
 def _mask_free_text(text: str) -> str:
-    """``text`` with the secrets of :func:`free_text_secrets` masked."""
+    """``text`` with the secrets of :func:`free_text_secrets` masked (a whole URL as
+    :func:`redact_url` reads it, :data:`_WHOLE_URL`)."""
+    whole = _WHOLE_URL.fullmatch(text or "")
+    if whole:
+        text = text[:whole.start(1)] + redact_url(whole.group(1))
     for start, end, _ in reversed(_secret_pairs(text)):
         text = text[:start] + C.SECRET_MASK + text[end:]
     return mask_url_path_keys(mask_credential_shapes(text))
@@ -316,6 +328,9 @@ def free_text_secrets(text: str) -> list[str]:
     connection string's ``Password=x``, a ``--config '{"apiKey": "x"}'`` argument), and of a text
     that is one header line whose name says so (``Authorization: Bearer x``: ``Bearer x`` and ``x``)."""
     values = [value for match in _URL_IN_TEXT.finditer(text or "") for value in _url_secrets(match.group(0))]
+    whole = _WHOLE_URL.fullmatch(text or "")
+    if whole:  # read whole, as the program given it does
+        values += _url_secrets(whole.group(1))
     line = _header_line(text)  # "Authorization: Bearer x": the token on its own too, as a header option's
     return (values + credential_shapes(text or "") + [value for _, _, value in _secret_pairs(text)]
             + (line[2].split()[1:] if line is not None else []))
@@ -583,6 +598,12 @@ class ServerSpec:
         redacted (:func:`redact_url`)."""
         return scrub_text(text, self.secret_index(), urls=[u for u in (self.url, self.display.get("url")) if u])
 
+    def _scrub_all(self, texts: Iterable[str]) -> list[str]:
+        """:meth:`scrub` of each of ``texts``, this spec's secrets gathered once for all of them."""
+        index = self.secret_index()
+        urls = [u for u in (self.url, self.display.get("url")) if u]
+        return [scrub_text(text, index, urls=urls) for text in texts]
+
     def launch_preview(self, expanded: bool = True) -> dict[str, Any]:
         """What starting this server would do, safe to show: ``{"transport", "command_line"``
         (stdio: the command and arguments, shell-quoted), ``"cwd"`` (or ``None`` = the app's
@@ -611,7 +632,7 @@ class ServerSpec:
             return {"transport": "stdio", "command_line": self.scrub(line),
                     "cwd": self.scrub(cwd) if cwd is not None else None,
                     "env": {key: C.SECRET_MASK for key in self.env},
-                    "warnings": [self.scrub(note) for note in self.url_notes]}
+                    "warnings": self._scrub_all(self.url_notes)}
         url = fields.get("url", self.url) or ""
         return {"transport": self.transport, "url": self.scrub(redact_url(url)),
                 "headers": {key: C.SECRET_MASK for key in self.headers}, "warnings": []}
@@ -1173,6 +1194,47 @@ _CLIENT_TOOL_FILTERS = ("includeTools", "excludeTools")
 _CLIENT_SIGN_IN_KEYS = ("oauth", "auth", "authProviderType")
 
 
+#: How many arguments of one server are named for a URL whose host reads two ways; the rest counted.
+MAX_URL_NOTES = 5
+
+
+def _hides(written: Any, values: Iterable[str]) -> Callable[[str], bool]:
+    """Whether a host read in a value would show a secret: one that ``written`` (the value as the
+    file writes it) does not hold as it stands when ``written`` has a ``${VAR}`` reference (the host
+    then came from a variable), or one that holds one of ``values`` (what variables resolved to,
+    env values), compared casefolded as URL readers lowercase a host."""
+    text = written.casefold() if isinstance(written, str) else ""
+    from_variable = bool(_PLACEHOLDER.search(text))
+    secrets = [value.casefold() for value in values if isinstance(value, str) and len(value) >= SECRET_MIN_CHARS]
+
+    def hidden(host: str) -> bool:
+        folded = host.casefold()
+        return (from_variable and folded not in text) or any(value in folded or folded in value for value in secrets)
+    return hidden
+
+
+def _url_notes(parts: Iterable[tuple[str, str, Any]], values: list[str]) -> list[str]:
+    """``"args[2]: the URL's host reads two ways…"`` for each ``(place, value, as written)`` of a
+    stdio entry holding a URL whose host Python and Node programs read differently
+    (:func:`~toolsearch.live.urlreading.host_disagreement`), at most :data:`MAX_URL_NOTES` of them
+    and a line counting the rest; ``values`` are the entry's secrets (:func:`_hides`)."""
+    notes: list[str] = []
+    more = 0
+    for place, text, written in parts:
+        reading = host_disagreement(text, _hides(written, values)) if isinstance(text, str) else None
+        if not reading:
+            continue
+        if len(notes) >= MAX_URL_NOTES:
+            more += 1
+            continue
+        notes.append(f"{place}: {reading}; check that the host is the one you mean (a URL every program reads alike "
+                     "has '/' after its host, never '\\')")
+    if more:
+        notes.append(f"args: {more:,} more {'argument holds' if more == 1 else 'arguments hold'} a URL whose host reads two "
+                     "ways (not named)")
+    return notes
+
+
 def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[str, str] | None,
                   workspace: str | Path | None, base_dir: str | Path | None, warnings: list[str],
                   secrets: list[str], env_files: bool = True, context: Mapping[str, str] | None = None) -> ServerSpec:
@@ -1232,11 +1294,6 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             if "\x00" in text:  # no program can be started with one (the OS refuses the call)
                 raise ConfigError(f"{where}.{place}: contains a NUL character (U+0000); no program can be started "
                                   "with one")
-        for place, text in (("command", command), *((f"args[{i}]", a) for i, a in enumerate(args))):
-            reading = host_disagreement(text)
-            if reading:
-                url_notes.append(f"{place}: {reading}; check that the host is the one you mean (a URL every program "
-                                 "reads alike has '/' after its host, never '\\')")
         env_file = entry.get("envFile")
         if env_file is not None:
             if not isinstance(env_file, str):
@@ -1275,6 +1332,11 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         cwd = cwd_raw
         display = {"command": raw.get("command"), "args": _args(raw.get("args"), f"{where}.args")}
         preview = {"command": masked["command"], "args": _args(masked["args"], f"{where}.args")}
+        # each argument beside itself as written (an args string a variable split differently: the whole string)
+        as_written = display["args"] if len(display["args"]) == len(args) else [str(raw.get("args"))] * len(args)
+        written = [("command", command, display["command"]),
+                   *((f"args[{i}]", a, w) for i, (a, w) in enumerate(zip(args, as_written)))]
+        url_notes = _url_notes(written, [*resolved, *env.values()])
         if cwd is not None:
             display["cwd"] = raw.get("cwd")
             preview["cwd"] = masked["cwd"]
@@ -1290,8 +1352,12 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             try:
                 parts = urlsplit(url)
             except ValueError as exc:  # "http://[::1": an unclosed IPv6 host
+                # Python's words quote the host part whole, credentials included: said without them
+                why = ("a character in its host part that NFKC normalisation turns into '/', '?', '#', '@' or ':'"
+                       if "NFKC" in str(exc) else "an unclosed '[' of an IPv6 host" if "IPv6" in str(exc)
+                       else "a host part Python cannot read")
                 raise ConfigError(f"{where}.{key}: expected an http:// or https:// URL with a host, got "
-                                  f"{redact_url(url)!r} ({exc})") from None
+                                  f"{redact_url(url)!r} ({why})") from None
             if parts.scheme not in ("http", "https") or not parts.hostname:
                 raise ConfigError(f"{where}.{key}: expected an http:// or https:// URL with a host, got {redact_url(url)!r}")
             try:
@@ -1299,7 +1365,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             except ValueError:
                 raise ConfigError(f"{where}.{key}: expected a port from 0 to 65535 after the host, got "
                                   f"{redact_url(url)!r}") from None
-            reading = host_disagreement(url)
+            reading = host_disagreement(url, _hides(str(raw.get(key)), resolved))
             if reading:  # toolsearch's client would reach one host, the same config in a Node client another
                 raise ConfigError(f"{where}.{key}: {reading}; not used, so nothing is sent: expected '/' after "
                                   "the host, never '\\' (in a user name, '\\' as %5C)")

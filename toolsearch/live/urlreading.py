@@ -26,12 +26,17 @@ import ada_url
 _URL_START = re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*:[\t\r\n]*[/\\]")
 #: Schemes with no host to reach (a file URL names a path on this machine).
 _NO_NETWORK = ("file",)
-#: How many URL starts one piece of text is read for (a config value is short; a crafted one with
-#: thousands of ``x://`` would cost the square of its length).
-MAX_URLS_PER_TEXT = 32
-#: A host named in words: letters, digits, ``-`` and dots with a dot in it, ``localhost``, an IPv4
-#: address or a bracketed IPv6 one. Anything else (a token in front of ``\\@``) is not repeated.
-_HOST_SHAPE = re.compile(r"(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.)+[a-z0-9\-]{2,63}\.?|localhost|\[[0-9a-f:.]+\]")
+#: How many URL starts one piece of text is read for (a script of a few hundred URLs is read whole);
+#: past it, :func:`host_disagreement` says that the rest was not read.
+MAX_URLS_PER_TEXT = 256
+#: How much of the text from a URL's start is read as that URL: its host is near the start, and a
+#: bound keeps a crafted text of many URL starts linear.
+MAX_URL_CHARS = 4096
+#: A host named in words: letters, digits and ``-`` in dot-separated labels ending with a top-level
+#: domain (letters, or ``xn--…``), ``localhost``, an IPv4 address or a bracketed IPv6 one. Anything
+#: else (a token in front of ``\\@``) is not repeated.
+_HOST_SHAPE = re.compile(r"(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9\-]{1,59})\.?"
+                         r"|localhost|(?:\d{1,3}\.){3}\d{1,3}|\[[0-9a-f:.]+\]")
 
 
 @dataclass(frozen=True)
@@ -53,10 +58,11 @@ class HostReadings:
 
     @property
     def differ(self) -> bool:
-        """True when both read a host and the two are not the same machine name."""
-        if self.python is None or self.whatwg is None:
+        """True when a browser or a Node program reaches a host and Python programs read none or
+        another machine name."""
+        if self.whatwg is None:
             return False
-        return _comparable(self.python) != _comparable(self.whatwg)
+        return self.python is None or _comparable(self.python) != _comparable(self.whatwg)
 
 
 def _comparable(host: str) -> str:
@@ -107,12 +113,13 @@ def read_hosts(url: str) -> HostReadings:
 def urls_in(text: str) -> Iterator[str]:
     """The URLs a program may read in ``text``: from each place a URL starts (:data:`_URL_START`,
     at most :data:`MAX_URLS_PER_TEXT` of them), the rest of the text (a program given one argument
-    reads all of it, tabs included) and the rest up to white space (a word of a script)."""
+    reads all of it, tabs included) and the rest up to white space (a word of a script), each at
+    most :data:`MAX_URL_CHARS` long."""
     seen: set[str] = set()
     for count, match in enumerate(_URL_START.finditer(text or "")):
         if count >= MAX_URLS_PER_TEXT:
             return
-        rest = text[match.start():]
+        rest = text[match.start():match.start() + MAX_URL_CHARS]
         word = re.match(r"[^ \f\v]*", rest).group(0)  # a tab or a line break is dropped by WHATWG readers
         for candidate in (rest, word, word.rstrip("'\")]};,")):
             if candidate and candidate not in seen:
@@ -120,12 +127,15 @@ def urls_in(text: str) -> Iterator[str]:
                 yield candidate
 
 
-def _host_words(host: str, hidden: Callable[[str], bool], python: bool) -> str:
+def _host_words(host: str | None, hidden: Callable[[str], bool], python: bool) -> str:
     """``host 'name'`` for the message, or words saying it is not shown: a host that ``hidden`` says
-    holds a secret, or a WHATWG host of no host name's shape (a token written in front of ``\\@``,
-    which Python sends as a user name; the Python host is in view in the masked URL anyway)."""
+    holds a secret or a variable's value, or a WHATWG host of no host name's shape (a token written
+    in front of ``\\@``, which Python sends as a user name; the Python host is in view in the masked
+    URL anyway)."""
+    if host is None:
+        return "no host"
     if hidden(host):
-        return "a host not repeated here (it holds a secret of the config)"
+        return "a host not repeated here (it holds a variable's value or a secret of the config)"
     if not python and not _HOST_SHAPE.fullmatch(host):
         return "a host not repeated here (Python reads it as a user name, which may be a token)"
     return f"host '{host}'"
@@ -137,22 +147,31 @@ def host_disagreement(text: str, hidden: Callable[[str], bool] = lambda host: Fa
 
     Args:
         text: a config value (a remote server's ``url``, a command-line argument, a script).
-        hidden: whether a host would show a secret (a value of the config's secrets in it); such a
-            host is not repeated.
+        hidden: whether a host would show a secret or a variable's value (compare casefolded: both
+            readers lowercase a host); such a host is not repeated.
 
     Returns:
         e.g. ``"the URL's host reads two ways (a '\\' before the host's end, which browsers and
         Node read as '/'): Python programs such as toolsearch and Hermes reach host
-        'mcp.linear.app', browsers and Node programs such as mcp-remote reach host 'evil.example'"``.
+        'mcp.linear.app', browsers and Node programs such as mcp-remote reach host 'evil.example'"``;
+        for a text with more than :data:`MAX_URLS_PER_TEXT` URL starts and none of the first that
+        many disagreeing, words saying the rest was not read.
     """
+    read = 0
     for url in urls_in(text):
+        read += 1
         readings = read_hosts(url)
         if not readings.differ:
             continue
         cause = _cause(url, readings)
-        return (f"the URL's host reads two ways{cause}: Python programs such as toolsearch and Hermes reach "
-                f"{_host_words(readings.python or '', hidden, True)}, browsers and Node programs such as mcp-remote "
-                f"reach {_host_words(readings.whatwg or '', hidden, False)}")
+        python = "read " + _host_words(None, hidden, True) + " in it" if readings.python is None else (
+            "reach " + _host_words(readings.python, hidden, True))
+        return (f"the URL's host reads two ways{cause}: Python programs such as toolsearch and Hermes {python}, "
+                f"browsers and Node programs such as mcp-remote reach {_host_words(readings.whatwg, hidden, False)}")
+    starts = sum(1 for _ in zip(range(MAX_URLS_PER_TEXT + 1), _URL_START.finditer(text or "")))
+    if starts > MAX_URLS_PER_TEXT:
+        return (f"holds more than {MAX_URLS_PER_TEXT:,} URLs: those past the {MAX_URLS_PER_TEXT:,}th were not read "
+                "for a host that Python and Node programs read differently")
     return None
 
 
