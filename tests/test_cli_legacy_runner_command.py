@@ -145,3 +145,20 @@ def test_the_one_guard_marks_both_forms_and_nothing_else():
     dumped = dumps_json(value, None)
     assert "##[" not in dumped and "##vso[" not in dumped
     assert json.loads(dumped) == value
+
+
+def test_a_line_break_in_a_csv_cell_starts_no_runner_command(tmp_path: Path):
+    """CSV keeps a line break inside a quoted cell, and a CI log reads it as the start of a line: a
+    server named ``sx\\n::error file=a::FORGED`` printed a line that was exactly a runner command.
+    Each line of a cell has its leading ``::`` marked as a text line's is."""
+    name = "sx\n::error file=a::FORGED\n  ::add-mask::x\n##[error]Z"
+    catalog = write_json(tmp_path / "nl.json", {"servers": [{"name": name, "tools": [
+        {"name": "t", "description": "d", "inputSchema": {"type": "object"}}]}]})
+    for command in (["costs"], ["sweep"]):
+        result = run_cli(*command, catalog, "--no-servers", "--csv")
+        assert result.returncode == 0, result.stderr
+        lines = result.stdout.splitlines()
+        assert not [line for line in lines if line.lstrip().startswith("::") or "##[" in line], lines
+        assert "⟨U+003A⟩:error file=a::FORGED" in result.stdout, command
+    rows = list(csv.reader(io.StringIO(run_cli("costs", catalog, "--no-servers", "--csv").stdout)))
+    assert "sx\n⟨U+003A⟩:error file=a::FORGED\n  ⟨U+003A⟩:add-mask::x\n#⟨U+0023⟩[error]Z" in [row[1] for row in rows[1:]]

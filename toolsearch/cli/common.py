@@ -27,7 +27,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ConfigError, ToolsearchError
 from ..engine.inspector import Inspector
-from .textfmt import RUNNER_ANYWHERE_COMMAND, ascii_digits, github_command, legacy_command_safe, one_line, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
+from .textfmt import RUNNER_ANYWHERE_COMMAND, ascii_digits, github_command, legacy_command_safe, one_line, runner_safe, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
 
 if TYPE_CHECKING:
     from ..live.config_agreement import ServerAgreement
@@ -921,7 +921,9 @@ def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     catalog has its control characters written as markers (``⟨U+001B⟩``,
     :func:`toolsearch.engine.invisible.mark_controls`; newline and tab are kept, CSV quotes them)
     and each ``##[`` or ``##vso[`` in it as ``#⟨U+0023⟩[``, ``#⟨U+0023⟩vso[`` (a CI runner's command
-    anywhere in a line, :func:`~toolsearch.cli.textfmt.legacy_command_safe`), and one that a
+    anywhere in a line, :func:`~toolsearch.cli.textfmt.legacy_command_safe`), a ``::`` that starts one
+    of its lines as ``⟨U+003A⟩:`` (:func:`~toolsearch.cli.textfmt.runner_safe`: a line break kept in a
+    quoted cell starts a line of the log), and one that a
     spreadsheet would run as a formula (``=HYPERLINK(…)``, ``@SUM(…)``, ``+1``, ``-1+1``) gets a
     leading ``'``, which spreadsheets read as "this is text"; numbers are written as they are."""
     import csv  # noqa: PLC0415
@@ -933,8 +935,10 @@ def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         if not isinstance(value, str):
             return value
         # ESC as ⟨U+001B⟩, as every surface writes it; '##vso[' as '#⟨U+0023⟩vso[': a CSV printed
-        # into a CI log is lines of that log, and an Azure agent has no way to turn its commands off
-        value = legacy_command_safe(mark_controls(value))
+        # into a CI log is lines of that log, and an Azure agent has no way to turn its commands off.
+        # A line break CSV keeps inside a quoted cell starts a log line too: each line's leading '::'
+        # is marked as a text line's is (a cell's first line may start a row)
+        value = "\n".join(runner_safe(line) for line in mark_controls(value).split("\n"))
         return "'" + value if value.startswith(_FORMULA_START) else value
 
     writer.writerow([cell(name) for name in header])  # a server's name heads its column in sweep
