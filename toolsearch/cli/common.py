@@ -27,7 +27,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ConfigError, ToolsearchError
 from ..engine.inspector import Inspector
-from .textfmt import RUNNER_ANYWHERE_COMMAND, ascii_digits, github_command, legacy_command_safe, one_line, runner_safe, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
+from .textfmt import RUNNER_ANYWHERE_COMMAND, ascii_digits, github_command, one_line, runner_safe, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
 
 if TYPE_CHECKING:
     from ..live.config_agreement import ServerAgreement
