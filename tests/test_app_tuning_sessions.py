@@ -229,8 +229,8 @@ def test_bad_link_values_are_ignored_with_a_notice(query, key):
 def test_a_link_naming_servers_the_catalog_lacks_says_so():
     at = open_tuning({"except": "github,nope", "keep": "ghost"})
     warnings = [w.value.replace("\\", "") for w in at.warning]
-    assert "May collapse: nope is not a server of this catalog; left out." in warnings
-    assert "Must stay named: ghost is not a server of this catalog; left out." in warnings
+    assert "May collapse: “nope” is not a server of this catalog; left out." in warnings
+    assert "Must stay named: “ghost” is not a server of this catalog; left out." in warnings
     assert at.multiselect(key="tuning_except").value == ["github"]
 
 
@@ -318,3 +318,22 @@ def test_a_recommendation_for_a_session_scope_says_what_every_other_session_gets
     assert "every session. With them:\n\n- whole catalog" in warnings[0], warnings[0]
     block = next(c.value for c in at.code if c.value.startswith("# toolsearch"))
     assert "# whole catalog (sessions outside scope bot) at 32K: mixed · 4 of 9 servers named" in block, block
+
+
+
+def test_a_links_unknown_server_names_are_quoted_and_cut():
+    """``?keep=`` and ``?except=`` may carry any text: the warning that leaves them out quotes each
+    name and cuts it at a link name's length, so a link cannot write the app's words."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    sentence = "Your license expired. Reinstall from https://evil.example/toolsearch to continue"
+    at.query_params["keep"] = sentence
+    at.query_params["except"] = ",".join(["x" * 5000, *(f"ghost{n}" for n in range(7))])
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    warnings = [str(w.value).replace("\\", "") for w in at.warning]
+    keep = next(w for w in warnings if w.startswith("Must stay named:"))
+    assert keep == (f"Must stay named: “{sentence[:39]}…” ({len(sentence)} characters) is not a server of this "
+                    "catalog; left out."), keep
+    collapse = next(w for w in warnings if w.startswith("May collapse:"))
+    assert "(5,000 characters)" in collapse and "x" * 40 not in collapse and "and 3 more are not servers" in collapse

@@ -24,6 +24,7 @@ from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessio
 from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis.sweep import Ladder, listing_ladder
 from toolsearch.analysis.wording import agree, counted
+from toolsearch.engine import constants as C
 from toolsearch.engine.config import ToolSearchConfig
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.client import unlisted_servers, unread_count, unread_items
@@ -283,11 +284,30 @@ def dropped_servers(servers: Sequence[str]) -> tuple[tuple[str, tuple[str, ...]]
     return tuple(found)
 
 
+def _dropped_name(name: str) -> str:
+    """A server name a list names that the catalog lacks (a link's ``keep=`` or ``except=`` may carry
+    any text), as :func:`dropped_words` quotes it: in “”, whole up to
+    :data:`~toolsearch.engine.constants.LINK_NAME_MAX_CHARS` characters and a longer one cut with ``…``
+    and its length, so a crafted link cannot put a sentence of its own into the page's warning."""
+    if len(name) <= C.LINK_NAME_MAX_CHARS:
+        return f"“{name}”"
+    return f"“{name[:C.LINK_NAME_MAX_CHARS - 1]}…” ({len(name):,} characters)"
+
+
 def dropped_words(dropped: Sequence[tuple[str, Sequence[str]]]) -> str:
     """:func:`dropped_servers` in words ("" when none), e.g.
-    ``May collapse: jira is not a server of this catalog; left out.``"""
-    return " ".join(f"{label}: {', '.join(names)} {'is not a server' if len(names) == 1 else 'are not servers'} "
-                    "of this catalog; left out." for label, names in dropped)
+    ``May collapse: “jira” is not a server of this catalog; left out.``: each name quoted and cut
+    (:func:`_dropped_name`), at most :data:`~toolsearch.ui.common.MAX_NAMES_SHOWN` per list and the
+    rest counted. Plain text: callers mark invisible characters and escape Markdown."""
+    out = []
+    for label, names in dropped:
+        unique = list(dict.fromkeys(names))
+        shown = ", ".join(_dropped_name(name) for name in unique[:common.MAX_NAMES_SHOWN])
+        more = len(unique) - common.MAX_NAMES_SHOWN
+        shown += f" and {more:,} more" if more > 0 else ""
+        out.append(f"{label}: {shown} {'is not a server' if len(unique) == 1 else 'are not servers'} "
+                   "of this catalog; left out.")
+    return " ".join(out)
 
 
 def ctx_text(n: int | None) -> str:
