@@ -569,7 +569,8 @@ def test_eval_json_shape(mini, mini_queries):
     data = json.loads(out)
     assert list(data) == ["query_file", "origin", "catalog", "tool_names", "deferred_count", "limit", "k", "tasks",
                           "unknown_expected", "protocol", "tuned_on", "in_sample", "protocol_note", "tuning_rule",
-                          "tuning_unknown_expected", "variants", "problems"]
+                          "tuning_unknown_expected", "regex_time_limits", "time_limit_lines", "variants", "problems"]
+    assert data["time_limit_lines"] == []  # no regex variant, nothing stopped
     assert (data["query_file"], data["catalog"], data["limit"], data["tasks"]) == ("mini tasks", str(catalog), 5, 6)
     assert [v["name"] for v in data["variants"]] == ["reference", "no-gate"]
     ref = data["variants"][0]
@@ -584,11 +585,12 @@ def test_eval_json_shape(mini, mini_queries):
         "abstention_rate": 0.5, "query_recall_at_5": 0.6, "nonsense_queries_empty": 0.5, "tasks": 6, "positive_tasks": 4, "abstention_tasks": 2, "recall_at_1": 0.125, "recall_at_5": 0.5,
         "recall_at_limit": 0.5, "mrr": round(1 / 3, 6), "abstention_accuracy": round(4 / 6, 6),
         "nonsense_tasks_empty": 0.5, "empty_or_not_accuracy": round(4 / 6, 6),  # the shown names, same values
-        "abstention_tasks_empty": 1, "positive_tasks_answered": 3, "miss_causes": {"gate": 1, "coverage": 1}}
+        "abstention_tasks_empty": 1, "positive_tasks_answered": 3, "miss_causes": {"gate": 1, "coverage": 1},
+        "time_limit": {"stopped_queries": 0, "stopped_tasks": [], "not_run_queries": 0, "not_run_tasks": []}}
     assert ref["tasks"][1] == {
         "id": "t2", "queries": ["gizmo", "doohickey"], "expected": [D, G], "kind": "positive",
         "ranks": {D: 2, G: 1}, "matches": [[B, D], [G]], "recall_at_1": 0.5, "recall_at_5": 1.0,
-        "recall_at_limit": 1.0, "reciprocal_rank": 1.0, "correct": True}
+        "recall_at_limit": 1.0, "reciprocal_rank": 1.0, "correct": True, "time_limit": None, "query_time_limits": []}
     assert ref["tasks"][2]["kind"] == "abstention" and ref["tasks"][2]["recall_at_1"] is None
     assert ref["misses"][0] == {"task": "t5", "tool": B, "query": "gadget gizmo", "cause": "gate", "rank": None,
                                 "gate": "gadget", "detail": "lacks the gate term 'gadget' (it occurs in 1 tool)"}

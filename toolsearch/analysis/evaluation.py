@@ -45,6 +45,11 @@ How a task is scored (``limit`` = the search limit, default ``search_default_lim
   recall@k is the share of the queries of positive tasks whose first k matches hold an expected
   tool; nonsense queries empty is the share of the queries of abstention tasks that return
   nothing.
+* Regex time limits (``anthropic-regex``): a query whose scan stopped at
+  :data:`~toolsearch.engine.search.REGEX_TIMEOUT` (:data:`STOPPED`), or was not run because the run's
+  :data:`REGEX_EVAL_BUDGET` was spent (:data:`NOT_RUN`), makes its task a failure in every figure (no
+  rank, recall 0, not answered, not left empty; the query a miss or not empty), so denominators stay
+  the same for every variant; :func:`time_limit_count` counts them for every surface.
 * Misses: for each expected tool not within the limit, and each query of its task, the cause
   from :meth:`toolsearch.engine.search.SearchIndex.explain`: ``gate`` (lacks the gate term),
   ``coverage`` (too few of the answerable terms), ``known-share`` and ``idf-share`` (the
@@ -77,6 +82,7 @@ import itertools
 import json
 import math
 import re
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -90,6 +96,7 @@ from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
+from ..engine import search as engine_search
 from ..engine.search import (REGEX_LITERAL_WORDS, REGEX_MAX_PATTERN_CHARS, SearchIndex, SearchOptions, evidence_abstains,
                              evidence_shortfall, regex_is_literal)
 from ..engine.wording import counted
@@ -104,7 +111,7 @@ class QueryFileError(ToolsearchError):
 
 
 MISS_CAUSES = ("gate", "coverage", "known-share", "idf-share", "evidence", "cosine", "rank", "no-shared-term",
-               "no-tokens", "pattern", "not-in-catalog")
+               "no-tokens", "pattern", "time-limit", "not-in-catalog")
 #: Each miss cause in a few words, in :data:`MISS_CAUSES` order (for legends; the CLI and the
 #: Quality page both show these).
 MISS_CAUSE_HELP = {
@@ -118,6 +125,7 @@ MISS_CAUSE_HELP = {
     "no-shared-term": "contains none of the query's terms",
     "no-tokens": "the tokenizer sees no word",
     "pattern": "the regular expression does not match it (anthropic-regex)",
+    "time-limit": "the regex scan stopped at its time limit, or was not run (anthropic-regex)",
     "not-in-catalog": "not a deferred tool here",
 }
 #: Seed of the fold assignment (``toolsearch eval --folds``).
@@ -130,6 +138,16 @@ MAX_QUERY_CHARS = 2_000
 #: took minutes per variant). The largest shipped file (``benchmarks/data/bfcl-live/all.json``)
 #: has 473. ``sessions --export-queries`` writes at most this many.
 MAX_QUERY_TASKS = 20_000
+#: Seconds of regex-mode searching (scans and the explanations of their misses) one evaluation
+#: run may spend in total, every variant, task and fold together. Each scan stops at
+#: :data:`~toolsearch.engine.search.REGEX_TIMEOUT` (2 s), so a query file of patterns that
+#: backtrack would otherwise run for hours (20,000 tasks of 7 queries); once this is spent, the
+#: remaining regex-mode queries are not run (:data:`NOT_RUN`) and said so.
+REGEX_EVAL_BUDGET = 60.0
+#: A query whose regex scan stopped at the scan's time limit (:attr:`TaskResult.query_stops`).
+STOPPED = "stopped"
+#: A regex-mode query not run: the run's :data:`REGEX_EVAL_BUDGET` was spent before it.
+NOT_RUN = "not run"
 #: Share of abstention queries that must come back empty for a tuning point to be preferred.
 ABSTAIN_TARGET = 0.95
 ProgressFn = Callable[[int, int, str], None]
@@ -433,7 +451,12 @@ class TaskResult:
         correct: the abstention sense: empty when it should be, non-empty when it should be.
         misses: the explained misses (expected tools not within the limit).
         query_hits: per query, whether its first k matches hold an expected tool (positive
-            tasks) or whether it returned nothing (abstention tasks).
+            tasks) or whether it returned nothing (abstention tasks); ``False`` for a query in
+            ``query_stops``.
+        query_stops: per query, ``""`` when its search ran to the end, :data:`STOPPED` when its
+            regex scan stopped at its time limit, :data:`NOT_RUN` when the run's
+            :data:`REGEX_EVAL_BUDGET` was spent before it; ``()`` for tasks searched to the end by
+            words. A task with any such query counts as a failure (:attr:`unfinished`).
     """
 
     task: Task
@@ -446,6 +469,14 @@ class TaskResult:
     correct: bool
     misses: tuple[Miss, ...] = ()
     query_hits: tuple[bool, ...] = ()
+    query_stops: tuple[str, ...] = ()
+
+    @property
+    def unfinished(self) -> str:
+        """:data:`STOPPED` when a query's regex scan stopped at its time limit, else :data:`NOT_RUN`
+        when a query was not run (the run's regex time budget was spent), else ``""``. Such a task
+        counts as a failure: no rank, recall and reciprocal rank 0, neither answered nor left empty."""
+        return STOPPED if STOPPED in self.query_stops else NOT_RUN if NOT_RUN in self.query_stops else ""
 
     @property
     def best_rank(self) -> int | None:
@@ -464,6 +495,8 @@ class TaskResult:
             "recall_at_1": _round(self.recall_at_1), f"recall_at_{k}": _round(self.recall_at_k),
             "recall_at_limit": _round(self.recall_at_limit), "reciprocal_rank": _round(self.reciprocal_rank),
             "correct": self.correct,
+            # "stopped" / "not run" / null, and per query ("" for a query searched to the end)
+            "time_limit": self.unfinished or None, "query_time_limits": list(self.query_stops),
         }
 
 
@@ -507,6 +540,61 @@ def emptiness_definitions() -> str:
 
 
 @dataclass(frozen=True)
+class TimeLimitCount:
+    """The queries of one variant whose regex scan stopped at its time limit or was not run, and
+    their tasks (:func:`time_limit_count`): the one count ``eval``'s text, ``--json`` and the Search
+    quality page show.
+
+    Attributes:
+        stopped_queries: queries whose scan stopped at :data:`~toolsearch.engine.search.REGEX_TIMEOUT`.
+        not_run_queries: queries not run: the run's :data:`REGEX_EVAL_BUDGET` was spent.
+        stopped_tasks / not_run_tasks: ids of the tasks holding them, in file order (a task with
+            both kinds is in both).
+    """
+
+    stopped_queries: int = 0
+    not_run_queries: int = 0
+    stopped_tasks: tuple[str, ...] = ()
+    not_run_tasks: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.stopped_queries or self.not_run_queries)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: the attributes under their own names."""
+        return {"stopped_queries": self.stopped_queries, "stopped_tasks": list(self.stopped_tasks),
+                "not_run_queries": self.not_run_queries, "not_run_tasks": list(self.not_run_tasks)}
+
+    def line(self, variant: str) -> str:
+        """One sentence for ``variant``, ``""`` when no query stopped and none was left unrun:
+        ``"anthropic-regex: 3 queries stopped at the regex scan's time limit (2 s) in 3 tasks (t0,
+        t1, t2); each such task counts as a failure: …"``."""
+        if not self:
+            return ""
+        said = []
+        if self.stopped_queries:
+            said.append(f"{counted(self.stopped_queries, 'query', 'queries')} stopped at the regex scan's time limit "
+                        f"({engine_search.REGEX_TIMEOUT:g} s) in {counted(len(self.stopped_tasks), 'task')} "
+                        f"({first_names(self.stopped_tasks)})")
+        if self.not_run_queries:
+            said.append(f"{counted(self.not_run_queries, 'query', 'queries')} not run because the run's regex time "
+                        f"budget ({REGEX_EVAL_BUDGET:g} s of scans in all) was spent, in "
+                        f"{counted(len(self.not_run_tasks), 'task')} ({first_names(self.not_run_tasks)})")
+        return (f"{variant}: " + "; ".join(said) + "; each such task counts as a failure (no rank, recall 0, not "
+                "answered, not left empty) and each such query as a miss or as not empty")
+
+
+def time_limit_count(tasks: Sequence[TaskResult]) -> TimeLimitCount:
+    """How many of ``tasks``' queries stopped at the regex time limit or were not run, and which
+    tasks hold them (:attr:`TaskResult.query_stops`)."""
+    stopped = [t for t in tasks if STOPPED in t.query_stops]
+    not_run = [t for t in tasks if NOT_RUN in t.query_stops]
+    return TimeLimitCount(sum(t.query_stops.count(STOPPED) for t in stopped),
+                          sum(t.query_stops.count(NOT_RUN) for t in not_run),
+                          tuple(t.task.id for t in stopped), tuple(t.task.id for t in not_run))
+
+
+@dataclass(frozen=True)
 class Metrics:
     """Overall figures of one variant (see the module docstring for the definitions).
 
@@ -523,6 +611,8 @@ class Metrics:
             first k matches (``None`` without positive tasks).
         nonsense_queries_empty: share of abstention tasks' queries that return nothing
             (``None`` without abstention tasks).
+        time_limit: the queries whose regex scan stopped at its time limit or was not run
+            (:func:`time_limit_count`); they and their tasks count as failures in the figures above.
     """
 
     tasks: int
@@ -539,6 +629,7 @@ class Metrics:
     abstention_rate: float | None = None
     query_recall_at_k: float | None = None
     nonsense_queries_empty: float | None = None
+    time_limit: TimeLimitCount = field(default_factory=TimeLimitCount)
 
     def to_dict(self, k: int) -> dict[str, Any]:
         """JSON-ready form; the figures at ``k`` (a number of matches) are keyed ``..._at_<k>``,
@@ -555,6 +646,7 @@ class Metrics:
             EMPTY_OR_NOT_ACCURACY.key: _round(self.abstention_accuracy),
             "abstention_tasks_empty": self.abstained, "positive_tasks_answered": self.answered,
             "miss_causes": dict(self.miss_causes),
+            "time_limit": self.time_limit.to_dict(),
         }
 
 
@@ -691,6 +783,12 @@ class Evaluation:
                                                               or "nothing (no task landed in this fold)"))
         return lines
 
+    def time_limit_lines(self) -> list[str]:
+        """One line per variant with queries whose regex scan stopped at its time limit or was not
+        run (:meth:`TimeLimitCount.line`); ``[]`` when there are none. ``eval`` prints them (text
+        output and stderr) and the Search quality page shows them."""
+        return [line for v in self.variants if (line := v.metrics.time_limit.line(v.name))]
+
     def variant(self, name: str) -> VariantResult:
         """The result of the variant called ``name``. Raises ``KeyError``."""
         for result in self.variants:
@@ -708,6 +806,9 @@ class Evaluation:
             "in_sample": self.protocol_note().startswith("in sample"), "protocol_note": self.protocol_note(),
             "tuning_rule": self.tuning_rule(),
             "tuning_unknown_expected": list(self.tuning_unknown_expected),
+            # each variant's metrics.time_limit counts the queries these stopped or left unrun
+            "regex_time_limits": {"scan_seconds": engine_search.REGEX_TIMEOUT, "run_budget_seconds": REGEX_EVAL_BUDGET},
+            "time_limit_lines": self.time_limit_lines(),
             "variants": [{
                 "name": v.name, "label": variant_label(v.name), "params": _jsonable(v.params), "fold_params": [_jsonable(p) for p in v.fold_params],
                 "options": {"gate": v.options.gate, "coverage": v.options.coverage,
@@ -820,14 +921,82 @@ def _explain_miss(index: SearchIndex, task: Task, tool: str, query: str, ranking
                 f"admitted, but the variant returns at most {len(ranking)} tool{'s' if len(ranking) != 1 else ''}")
 
 
-def _evaluate_task(index: SearchIndex, task: Task, limit: int, k: int, known: set[str], explain: bool = True) -> TaskResult:
+class _RegexBudget:
+    """Seconds of regex-mode searching left to one evaluation run (:data:`REGEX_EVAL_BUDGET`),
+    shared by every variant, task and fold of the run."""
+
+    def __init__(self, seconds: float | None = None) -> None:
+        self.seconds = REGEX_EVAL_BUDGET if seconds is None else seconds
+        self.spent = 0.0
+
+    @property
+    def spent_all(self) -> bool:
+        return self.spent >= self.seconds
+
+
+def _regex_rankings(index: SearchIndex, queries: Sequence[str], depth: int,
+                    budget: _RegexBudget) -> tuple[list[list[str]], tuple[str, ...]]:
+    """Each regex-mode query's ranking and whether it stopped at the time limit (:data:`STOPPED`)
+    or was not run because ``budget`` was spent (:data:`NOT_RUN`; its ranking ``[]``)."""
+    rankings: list[list[str]] = []
+    stops: list[str] = []
+    for query in queries:
+        if budget.spent_all:
+            rankings.append([])
+            stops.append(NOT_RUN)
+            continue
+        started = time.monotonic()
+        scan = index.regex_result(query, depth)
+        budget.spent += time.monotonic() - started
+        rankings.append([name for name, _ in scan.matches])
+        stops.append(STOPPED if scan.timed_out else "")
+    return rankings, tuple(stops)
+
+
+def _unfinished_task(task: Task, rankings: Sequence[Sequence[str]], limit: int, k: int, stops: tuple[str, ...],
+                     explain: bool) -> TaskResult:
+    """A task with a query in ``stops`` (stopped at the time limit or not run), as a failure: no
+    rank, recall and reciprocal rank 0, not correct; the stopped and unrun queries count as not
+    empty (abstention) or as no hit, the others as they came out; misses name only those queries
+    (cause ``time-limit``: the others' explanations would scan the catalog again)."""
+    matches = tuple(tuple(r[:limit]) for r in rankings)
+    if task.abstention:
+        return TaskResult(task, (), matches, None, None, None, None, correct=False,
+                          query_hits=tuple(not m and not stop for m, stop in zip(matches, stops)), query_stops=stops)
+    misses = []
+    for tool in task.expected if explain else ():
+        for query, stop in zip(task.queries, stops):
+            if stop == STOPPED:
+                misses.append(Miss(task.id, tool, query, "time-limit", None, None,
+                                   f"the regex scan stopped at its time limit ({engine_search.REGEX_TIMEOUT:g} s); "
+                                   "the task counts as a failure"))
+            elif stop == NOT_RUN:
+                misses.append(Miss(task.id, tool, query, "time-limit", None, None,
+                                   f"not run: the run's regex time budget ({REGEX_EVAL_BUDGET:g} s of scans in all) "
+                                   "was spent; the task counts as a failure"))
+    return TaskResult(task, (None,) * len(task.expected), matches, 0.0, 0.0, 0.0, 0.0, False, tuple(misses),
+                      tuple(any(e in r[:k] for e in task.expected) and not stop
+                            for r, stop in zip(rankings, stops)), stops)
+
+
+def _evaluate_task(index: SearchIndex, task: Task, limit: int, k: int, known: set[str], explain: bool = True,
+                   budget: _RegexBudget | None = None) -> TaskResult:
     depth = max(len(index), 1)
-    rankings = [[name for name, _ in index.search(q, depth)] for q in task.queries]
+    stops: tuple[str, ...] = ()
+    if index.options.query_mode == "regex":
+        budget = budget if budget is not None else _RegexBudget()
+        rankings, stops = _regex_rankings(index, task.queries, depth, budget)
+        if any(stops):
+            return _unfinished_task(task, rankings, limit, k, stops, explain)
+    else:
+        budget = None  # only regex-mode work is budgeted
+        rankings = [[name for name, _ in index.search(q, depth)] for q in task.queries]
     matches = tuple(tuple(r[:limit]) for r in rankings)
     any_match = any(matches)
     if task.abstention:
         return TaskResult(task, (), matches, None, None, None, None, correct=not any_match,
-                          query_hits=tuple(not m for m in matches))
+                          query_hits=tuple(not m for m in matches), query_stops=stops)
+    started = time.monotonic()  # a regex miss is explained by matching the tool's text: budgeted too
     ranks: list[int | None] = []
     for tool in task.expected:
         positions = [r.index(tool) + 1 for r in rankings if tool in r]
@@ -848,9 +1017,11 @@ def _evaluate_task(index: SearchIndex, task: Task, limit: int, k: int, known: se
                                "not a deferred tool of this catalog (check the name and the tool naming)"))
             continue
         misses.extend(_explain_miss(index, task, tool, q, r, limit) for q, r in zip(task.queries, rankings))
+    if budget is not None:
+        budget.spent += time.monotonic() - started
     hits = tuple(any(e in r[:k] for e in task.expected) for r in rankings)
     return TaskResult(task, tuple(ranks), matches, recall(1), recall(k), recall(limit),
-                      1 / best if best is not None and best <= limit else 0.0, any_match, tuple(misses), hits)
+                      1 / best if best is not None and best <= limit else 0.0, any_match, tuple(misses), hits, stops)
 
 
 def _metrics(tasks: Sequence[TaskResult]) -> Metrics:
@@ -872,16 +1043,18 @@ def _metrics(tasks: Sequence[TaskResult]) -> Metrics:
         abstention_rate=(sum(1 for t in tasks if t.task.abstention and t.correct) / n_abstain if n_abstain else None),
         query_recall_at_k=_mean(float(h) for t in positive for h in t.query_hits),
         nonsense_queries_empty=_mean(float(h) for t in tasks if t.task.abstention for h in t.query_hits),
+        time_limit=time_limit_count(tasks),
     )
 
 
 def _run_tasks(index: SearchIndex, tasks: Sequence[Task], limit: int, k: int, known: set[str], explain: bool,
-               progress: ProgressFn | None, label: str, done: int = 0, total: int | None = None) -> list[TaskResult]:
+               progress: ProgressFn | None, label: str, done: int = 0, total: int | None = None,
+               budget: _RegexBudget | None = None) -> list[TaskResult]:
     total = total if total is not None else len(tasks)
     out = []
     step = max(1, total // 20)
     for n, task in enumerate(tasks, 1):
-        out.append(_evaluate_task(index, task, limit, k, known, explain))
+        out.append(_evaluate_task(index, task, limit, k, known, explain, budget))
         if progress is not None and ((done + n) % step == 0 or done + n == total):
             progress(done + n, total, label)
     return out
@@ -950,6 +1123,7 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
     effective = None
     known: set[str] = set()
     every_query = [q for t in queries.tasks for q in t.queries]
+    budget = _RegexBudget()  # one for the run: every regex variant's scans together
     for name, opts in options:
         bridge = inspector.bridge(config, opts)
         if progress is not None and opts.ranker == "semantic" and bridge.index.docs:  # else nothing is embedded
@@ -958,7 +1132,8 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
         bridge.index.warm(every_query)  # semantic ranker: embed in batches (a no-op otherwise)
         effective = bridge.resolve_limit(limit)
         known = set(bridge.deferred_by_name)
-        tasks = tuple(_run_tasks(bridge.index, queries.tasks, effective, k, known, explain, progress, name))
+        tasks = tuple(_run_tasks(bridge.index, queries.tasks, effective, k, known, explain, progress, name,
+                                 budget=budget))
         results.append(VariantResult(name, opts, tasks, _metrics(tasks), dict(params.get(name, {}))))
     unknown = tuple(dict.fromkeys(e for t in queries.tasks for e in t.expected if e not in known))
     bridge = inspector.bridge(config)
@@ -1374,6 +1549,7 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
     # Tasks in fold order: each fold tunes on the others, taken in this order (as tune() would get them).
     ordered = [t for part in parts for t in part]
     starts = list(itertools.accumulate([0, *(len(part) for part in parts)]))
+    budget = _RegexBudget()  # one for the run: every fold and regex variant together
     for name in names:
         scored: list[TaskResult] = []
         fold_params = []
@@ -1403,7 +1579,7 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
             effective = bridge.resolve_limit(limit)
             known = set(bridge.deferred_by_name)
             scored += _run_tasks(bridge.index, part, effective, k, known, explain, progress, name, done,
-                                 len(queries.tasks))
+                                 len(queries.tasks), budget)
             done += len(part)
         scored.sort(key=lambda r: order[r.task.id])
         results.append(VariantResult(name, variant_options(name), tuple(scored), _metrics(scored),
@@ -1418,7 +1594,10 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
 def task_cell(result: TaskResult, limit: int) -> str:
     """One task's outcome as a short cell for tables: the best rank (``"(7)"`` when below the
     limit, ``"—"`` when no expected tool is admitted); for abstention tasks ``"empty"`` or
-    ``"NOT EMPTY"``."""
+    ``"NOT EMPTY"``; ``"stopped"`` or ``"not run"`` for a task whose regex scan stopped at its time
+    limit or was not run (:attr:`TaskResult.unfinished`)."""
+    if result.unfinished:  # a failure, but neither a miss nor a result that was not empty
+        return result.unfinished
     if result.task.abstention:
         return "empty" if result.correct else "NOT EMPTY"
     best = result.best_rank

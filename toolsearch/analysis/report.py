@@ -490,6 +490,8 @@ def _quality(evaluation: "Evaluation | None") -> str:
             # Which variant the tuning rule picks on these figures (or why none can be), as eval and
             # the Quality page say it.
             f"<p>{esc(evaluation.trade_off())}.</p>")
+    # Regex scans that stopped at their time limit or were not run, as eval and the Quality page say it.
+    head += "".join(f"<p>{esc(line)}.</p>" for line in evaluation.time_limit_lines())
     if evaluation.unknown_expected:  # e.g. a session scope's report scored on the whole catalog's queries
         shown = ", ".join(evaluation.unknown_expected[:5]) + (" …" if len(evaluation.unknown_expected) > 5 else "")
         head += (f"<p>{esc(counted(len(evaluation.unknown_expected), 'expected name'))} "

@@ -208,10 +208,14 @@ def format_evaluation(ev: Evaluation) -> str:
         out.append(f"where they come from: {sources}" + ("; the others are switches of the reference" if own else ""))
     out += [reveal(ev.protocol_note()), *(f"  {line}" for line in ev.tuned_lines())]
     out.append(reveal(ev.trade_off()))  # the verdict, or why there is none
+    out += [one_line(line) for line in ev.time_limit_lines()]  # task ids revealed by first_names
     task_rows = []
     for i, task in enumerate(ev.query_file.tasks):
         task_rows.append([reveal(name_cell(task.id)), *[task_cell(v.tasks[i], ev.limit) for v in ev.variants]])
-    out += ["", "best rank per task ((n): ranked below the limit; —: not admitted; abstention tasks: empty or not)",
+    legend = "best rank per task ((n): ranked below the limit; —: not admitted; abstention tasks: empty or not"
+    if ev.time_limit_lines():
+        legend += "; stopped / not run: a regex scan stopped at its time limit or was not run, a failure"
+    out += ["", legend + ")",
             _table(task_rows, ["task", *[v.name for v in ev.variants]])]
     first = ev.variants[0]
     out += ["", f"misses ({first.name}; --json lists every variant's): {len(first.misses)}"]
@@ -374,6 +378,8 @@ def run(args: argparse.Namespace) -> int:
                       file=sys.stderr)
             if nothing_deferred(ev.deferred_count):
                 print(one_line(f"toolsearch: warning: {', '.join(catalogs)}: {nothing_deferred(ev.deferred_count)}"), file=sys.stderr)
+            for line in ev.time_limit_lines():
+                print(one_line(f"toolsearch: warning: {path}: {line}"), file=sys.stderr)
             if ev.unknown_expected:
                 print(one_line(f"toolsearch: warning: {path}: {counted(len(ev.unknown_expected), 'expected name')} not "
                                f"among the deferred tools of this catalog: {first_names(ev.unknown_expected)}"),

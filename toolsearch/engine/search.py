@@ -888,10 +888,10 @@ class SearchIndex:
         matches score ``inf``.
         """
         opts = self.options
+        if opts.query_mode == "regex":
+            return self.regex_result(query, limit).matches
         if opts.max_results > 0:
             limit = min(limit, opts.max_results)
-        if opts.query_mode == "regex":
-            return self._regex_search(query, limit)
         if opts.ranker == "semantic":
             ranked, cosine, margin = self._semantic_ranking(query, limit)
             if ranked and ranked[0][1] != math.inf and evidence_abstains(opts, 1.0, 0, 0, cosine=cosine, margin=margin):
@@ -1114,8 +1114,13 @@ class SearchIndex:
         held = [t for t in distinct if t in freqs]
         return (sum(self.idf(t) for t in held) / total if total > 0 else 0.0), len(held)
 
-    def _regex_search(self, query: str, limit: int) -> list[tuple[str, float]]:
-        return self.regex_scan(query, limit).matches
+    def regex_result(self, query: str, limit: int) -> RegexScan:
+        """What :meth:`search` returns in regex mode, with the scan's flags (:class:`RegexScan`:
+        whether it stopped at :data:`REGEX_TIMEOUT`): :meth:`regex_scan` of ``query`` at ``limit``
+        cut to the variant's ``max_results`` when it has one."""
+        if self.options.max_results > 0:
+            limit = min(limit, self.options.max_results)
+        return self.regex_scan(query, limit)
 
     def regex_scan(self, query: str, limit: int) -> RegexScan:
         """The regex-mode search of ``query`` (:attr:`SearchOptions.query_mode` ``regex``), with

@@ -405,6 +405,8 @@ if common.require_catalog(v):
         st.text("\n".join(map(reveal, [ev.protocol_note(PAGE_TUNING_HINT), *ev.tuned_lines()])))
         # which variant is best here and what the best recall costs, or why no variant can be picked
         st.text(reveal(ev.trade_off()))
+        for line in ev.time_limit_lines():  # regex scans stopped at their time limit or not run: failures
+            st.warning(md_escape(line) + ".", icon=":material/timer_off:")
         st.text(f"{reveal(queries.name)}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
                 f"{counted(ev.variants[0].metrics.abstention, 'abstention test')}) on "
@@ -422,7 +424,8 @@ if common.require_catalog(v):
         st.subheader("Per task")
         st.caption("Best rank of any expected tool under each variant: a number within the limit is found; "
                    "(n) was ranked below the limit; — was not admitted. Abstention tasks show empty (correct) or "
-                   f"NOT EMPTY. At most {TASK_TABLE_VARIANTS} variants a table.")
+                   "NOT EMPTY. stopped / not run: a regex scan stopped at its time limit or was not run (the run's "
+                   f"time budget was spent), counted as a failure. At most {TASK_TABLE_VARIANTS} variants a table.")
         rows = task_rows(ev)
         # At most TASK_TABLE_VARIANTS variants a table, so that every cell is read in full at 1024 px
         # (eleven variants in one table scrolled sideways); each table names the tasks again.
