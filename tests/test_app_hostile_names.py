@@ -218,3 +218,21 @@ def test_a_links_scope_name_past_the_link_length_is_not_defined_or_selected():
     at2.query_params["scope"] = "support=github"  # a name of a link's length still is
     at2.run()
     assert at2.sidebar.selectbox(key="scope_choice").value == "support"
+
+
+def test_a_tool_name_holding_a_lone_surrogate_keeps_the_call_validation_tab():
+    """With catalog names as-is, a tool name holding a lone surrogate (a JSON file's "\\ud800") became
+    part of the arguments box's widget key, and Streamlit ended the page on it."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["names"] = "as-is"
+    at.run()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    catalog = {"servers": [{"name": "calc", "tools": [{"name": "ad\ud800d", "description": "Add two numbers.",
+                                                       "inputSchema": {"type": "object",
+                                                                       "properties": {"a": {"type": "integer"}}}}]}]}
+    at.session_state["_upload_store"] = [("calc.json", json.dumps(catalog).encode())]
+    at.session_state["search_tab"] = "Call validation"
+    at.switch_page("toolsearch/ui/search.py").run()
+    assert not at.exception, at.exception
+    assert any("ad⟨U+D800⟩d" in str(s.value) for s in [*at.selectbox, *at.code, *at.markdown, *at.caption]) or any(
+        "ad⟨U+D800⟩d" in str(opt) for box in at.selectbox for opt in box.options)

@@ -12,7 +12,7 @@ import streamlit as st
 
 from toolsearch.ui import common
 from toolsearch.ui.picker import pick_many, pick_one
-from toolsearch.ui.tables import literal_table
+from toolsearch.ui.tables import element_key, literal_table
 from toolsearch.ui.text import query_heading
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
@@ -370,7 +370,7 @@ def call_tab(bridge, dtk: str, inspector=None) -> None:
         st.code(common.visible_json(tool.parameters), language="json", wrap_lines=True, height=300)
     sent_vs_received(inspector, name)
     example = json.dumps(example_arguments(tool.parameters), ensure_ascii=False, indent=2)
-    args_text = st.text_area("Arguments (JSON object)", example, height=160, key=f"call_args:{name}",
+    args_text = st.text_area("Arguments (JSON object)", example, height=160, key=element_key(f"call_args:{name}"),
                              help="Prefilled with the required properties (empty strings, 0, false, [] …). "
                                   "Edit and press Ctrl+Enter.")
     try:
