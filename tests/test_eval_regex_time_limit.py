@@ -154,3 +154,23 @@ def test_docs_quote_the_budget_the_code_applies():
     assert f"regex time budget of {evaluation.REGEX_EVAL_BUDGET:g} seconds of scans" in quality
     searched = " ".join((ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8").split())
     assert f"after {evaluation.REGEX_EVAL_BUDGET:g} seconds of scans in one run" in searched
+
+
+def test_a_replayed_session_query_whose_scan_stopped_says_so(tmp_path):
+    """``sessions`` replays recorded queries under each variant: a regex scan that stopped at its
+    limit was an empty result with the words search's gate-term reason; its reason now says the scan
+    stopped and that later tools were not checked."""
+    catalog = write_yaml(tmp_path / "cat.yaml", CATALOG)
+    session = [{"id": "s1", "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {
+            "name": "tool_search", "arguments": json.dumps({"queries": [HOSTILE]})}}]},
+        {"role": "tool", "tool_call_id": "c1", "tool_name": "tool_search", "content": json.dumps(
+            {"queries": [HOSTILE], "total_available": 50, "results": [{"query": HOSTILE, "matches": []}], "tools": {}})}]}]
+    sessions = tmp_path / "sessions.json"
+    sessions.write_text(json.dumps(session), encoding="utf-8")
+    done = run_cli("sessions", sessions, "--catalog", catalog, "--no-servers", "--variant", "anthropic-regex", "--json")
+    assert done.returncode == 0, done.stderr
+    (query,) = json.loads(done.stdout)["per_session"][0]["queries"]
+    why = query["replay"]["anthropic-regex"]["why"]
+    assert "tools after that point were not checked" in why and "gate term" not in why, why

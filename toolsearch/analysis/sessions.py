@@ -895,9 +895,17 @@ def replay(sessions: Sequence[Session], inspector: Inspector, config: ToolSearch
                     key = (name, record.query, limit)
                     hit = cache.get(key)
                     if hit is None:
-                        matches = tuple(n for n, _ in bridge.index.search(record.query, limit))
+                        notes: list[str] = []
+                        if bridge.index.options.query_mode == "regex":  # what the scan could not say itself
+                            scan = bridge.index.regex_result(record.query, limit)
+                            matches = tuple(n for n, _ in scan.matches)
+                            notes = scan.notes()
+                        else:
+                            matches = tuple(n for n, _ in bridge.index.search(record.query, limit))
                         why, gate, word = (why_empty(bridge.index, record.query, limit) if not matches
                                            else (None, None, None))
+                        if notes and not matches:  # a scan stopped at its time limit is no answer: said, not silent
+                            why = "; ".join(notes)  # (the gate term of the words search says nothing of a regex)
                         hit = cache[key] = (matches, frozenset(matches), why, gate, word)
                     matches, match_set, why, gate, word = hit
                     outcomes[name] = Outcome(matches, not matches, not later_set.isdisjoint(match_set),
