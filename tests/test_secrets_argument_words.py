@@ -164,3 +164,18 @@ def test_the_options_of_a_script_inside_a_script_are_read_too(tmp_path) -> None:
     assert described.returncode == 0, described.stderr
     assert deep not in described.stdout + described.stderr
     assert "--api-key ••••" in json.loads(described.stdout)["tools"]["mcp__echo__echo"]["description"]
+
+
+def test_a_json_number_under_a_secret_key_is_masked_and_counted():
+    """``--env '{"API_KEY": 123456789}'`` showed the number: only JSON strings under secret keys were
+    read. A number is the value as the program reads it; other keys' numbers stay."""
+    mask = MASK
+    args = ["--env", json.dumps({"API_KEY": 123456789, "DEBUG": 1}),
+            "--config", json.dumps({"password": 98765432109871, "port": 8080, "secret": -4.5e3})]
+    assert mask_arguments(args) == ["--env", f'{{"API_KEY": {mask}, "DEBUG": 1}}',
+                           "--config", f'{{"password": {mask}, "port": 8080, "secret": {mask}}}']
+    assert {"123456789", "98765432109871", "-4500.0"} <= set(secret_arguments(args))
+    assert "8080" not in secret_arguments(args)
+    (spec,) = parse_config_data({"mcpServers": {"e": {"command": "srv", "args": args}}}, "mcp.json").servers
+    assert "123456789" not in spec.launch_preview()["command_line"]
+    assert spec.scrub("got 123456789 and 98765432109871 on 8080") == f"got {mask} and {mask} on 8080"

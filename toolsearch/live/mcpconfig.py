@@ -223,6 +223,10 @@ _PAIR_IN_TEXT = re.compile(r"(?:^|(?<=[;&\s]))([A-Za-z_][A-Za-z0-9_.\-]{0,63})([
 #: ``"name": "value"`` inside an argument: a JSON object given on the command line, as Smithery's
 #: ``@smithery/cli run SERVER --config '{"braveApiKey":"…"}'`` passes a server its keys.
 _JSON_PAIR_IN_TEXT = re.compile(r'"([A-Za-z_][A-Za-z0-9_.\-]{0,63})"\s*:\s*"((?:[^"\\]|\\.)*)"')
+#: ``"name": 123456789`` inside an argument: a JSON number under a key (a PIN, an account number,
+#: a numeric key: ``--env '{"API_KEY": 123456789}'``); the value as the program reads it is its text.
+_JSON_NUMBER_PAIR_IN_TEXT = re.compile(r'"([A-Za-z_][A-Za-z0-9_.\-]{0,63})"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)'
+                                       r'(?![\d.eE])')
 
 
 #: An argument that is one whole HTTP header line, ``Authorization: Bearer x`` (a header given
@@ -255,6 +259,9 @@ def _secret_pairs(text: str) -> list[tuple[int, int, str]]:
             except ValueError:
                 value = m.group(2)
             found.append((m.start(2), m.end(2), value))
+    for m in _JSON_NUMBER_PAIR_IN_TEXT.finditer(text or ""):
+        if _is_secret_option("--" + m.group(1)) and not any(a < m.end(2) and m.start(2) < b for a, b, _ in found):
+            found.append((m.start(2), m.end(2), m.group(2)))
     line = _header_line(text)
     if line is not None and not any(a < line[1] and line[0] < b for a, b, _ in found):
         found.append(line)
