@@ -179,3 +179,16 @@ def test_a_json_number_under_a_secret_key_is_masked_and_counted():
     (spec,) = parse_config_data({"mcpServers": {"e": {"command": "srv", "args": args}}}, "mcp.json").servers
     assert "123456789" not in spec.launch_preview()["command_line"]
     assert spec.scrub("got 123456789 and 98765432109871 on 8080") == f"got {mask} and {mask} on 8080"
+
+
+def test_each_generated_cookie_value_is_a_secret_on_its_own():
+    """A server that sends back one cookie of a cookie header (``sid=…`` alone) showed it: only the
+    whole header value was searched for. A value that looks generated is searched for alone too;
+    a setting such as ``lang=en-GB`` is not (it would mask that word everywhere)."""
+    header, option = parse_config_data({"mcpServers": {
+        "h": {"url": "https://mcp.example/sse", "headers": {"Cookie": 'a=CK1secretA; b="CK2secretB"; theme=dark'}},
+        "o": {"command": "srv", "args": ["--header", "Cookie: session=CK3secretC; lang=en-GB"]},
+    }}, "mcp.json").servers
+    assert header.scrub("echo a=CK1secretA b=CK2secretB. theme dark") == f"echo a={MASK} b={MASK}. theme dark"
+    assert option.scrub("session=CK3secretC lang=en-GB") == f"session={MASK} lang=en-GB"
+    assert {"CK1secretA", "CK2secretB"} <= set(header.own_secrets()) and "CK3secretC" in option.own_secrets()

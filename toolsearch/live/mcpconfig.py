@@ -369,7 +369,27 @@ def _option_secret(kind: str, value: str) -> list[str]:
     secret = _argument_secret(kind, value)
     if not secret or _names_no_secret(secret) or _PLACEHOLDER.fullmatch(secret):
         return []
+    if kind == "header" and _COOKIE_HEADER.fullmatch(value.partition(":")[0].strip()):
+        return [secret, *cookie_values(secret)]  # "Cookie: sid=x; theme=y": each value on its own too
     return [secret, *(secret.split()[1:] if kind == "header" else [])]  # "Bearer xyz": the token on its own too
+
+
+#: Header names whose value is ``name=value`` pairs separated by ``;`` (a server may echo one cookie).
+_COOKIE_HEADER = re.compile(r"(?i)(?:set-)?cookie2?")
+
+
+def cookie_values(header_value: str) -> list[str]:
+    """The values of a cookie header's ``name=value`` pairs that look generated (8 characters or
+    more with a digit in them, or 16 or more: ``sid=3f9a…``), each a secret on its own, as a server
+    may send back one cookie alone; a setting such as ``theme=dark`` or ``lang=en-GB`` is not
+    searched for alone (it would mask that word in everything the server sends)."""
+    out = []
+    for pair in header_value.split(";"):
+        name, equals, value = pair.partition("=")
+        value = value.strip().strip('"')
+        if equals and name.strip() and (len(value) >= 16 or (len(value) >= 8 and any(c.isdigit() for c in value))):
+            out.append(value)
+    return out
 
 
 #: How many scripts deep :func:`_script_secrets` reads (``bash -c "sh -c 'npx --token x'"`` is two).
@@ -594,8 +614,8 @@ class ServerSpec:
         """This entry's secret values as they are (no encodings, no :attr:`peer_secrets`)."""
         values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args),
                   *command_secrets(self.command or ""), *self.written_secrets]
-        for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
-            values += header.split()[1:]
+        for name, header in self.headers.items():  # "Bearer xyz": scrub the token on its own too
+            values += cookie_values(header) if _COOKIE_HEADER.fullmatch(name.strip()) else header.split()[1:]
         if self.url:
             values += _url_secrets(self.url)
         return values
