@@ -833,7 +833,7 @@ def test_a_link_with_a_tuning_goal_opened_on_the_report_page_carries_it():
         f"Recommended settings across context lengths: threshold_pct {rec.threshold_pct:g}%, listing_max_tokens "
         f"{rec.listing_max_tokens:,}, for the Tuning page's goal (every tool with its short description "
         "(form full), except github (may collapse); context lengths 32K, 200K); the report sets them beside the "
-        "sidebar's current settings; change the context lengths and goal there. May collapse: nope is not "
+        "sidebar's current settings; change the context lengths and goal there. May collapse: “nope” is not "
         "a server of this catalog; left out.")
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
