@@ -99,8 +99,14 @@ def test_a_host_that_may_be_a_token_or_a_secret_is_not_repeated() -> None:
 
 def test_a_crafted_text_is_read_for_a_bounded_number_of_urls() -> None:
     text = "x://a " * 5000 + EVIL
-    assert "those past the 256th were not read" in urlreading.host_disagreement(text)  # past the bound: said
-    assert len(list(urlreading.urls_in("x://a " * 5000))) <= 2 * urlreading.MAX_URLS_PER_TEXT
+    assert "the rest was not read" in urlreading.host_disagreement(text)  # past the bound: said
+    urls, cut = urlreading.urls_in("x://a " * 5000)
+    assert cut and len(urls) <= 3 * urlreading.MAX_URLS_PER_TEXT
+    # nested starts with no end of authority: read up to eight times the text, then said
+    nested = "a:\\" * 30000
+    urls, cut = urlreading.urls_in(nested)
+    assert cut and sum(map(len, urls)) <= 8 * len(nested) + urlreading.MAX_URL_CHARS
+    assert "the rest was not read" in urlreading.host_disagreement(nested)
 
 
 def test_a_remote_server_whose_host_reads_two_ways_is_not_used() -> None:
@@ -244,7 +250,7 @@ def test_a_url_past_many_others_in_a_script_is_read_or_the_rest_is_said() -> Non
     script = "for u in " + " ".join(f"https://h{n}.example/" for n in range(100)) + f" {EVIL}; do npx mcp-remote $u; done"
     assert "host 'evil.example'" in urlreading.host_disagreement(script)
     crowded = " ".join(f"https://h{n}.example/" for n in range(urlreading.MAX_URLS_PER_TEXT + 1)) + " " + EVIL
-    assert "were not read" in urlreading.host_disagreement(crowded)
+    assert "the rest was not read" in urlreading.host_disagreement(crowded)
 
 
 @pytest.mark.parametrize(("url", "environ", "secret"), [
@@ -270,3 +276,49 @@ def test_a_url_python_cannot_read_is_refused_without_its_password() -> None:
     assert "hunter2secret" not in spec.invalid
     assert spec.invalid.endswith("(a character in its host part that NFKC normalisation turns into '/', '?', '#', "
                                  "'@' or ':')")
+
+
+@pytest.mark.parametrize("url", [
+    "ht\ttps://evil.example\\@good.example/sse",   # both readers drop a tab anywhere, the scheme included
+    "https\t://evil.example\\@good.example/sse",
+    "https:evil.example\\@good.example/sse",         # WHATWG takes https:host for https://host
+])
+def test_a_tab_in_the_scheme_or_no_slashes_does_not_skip_the_reading(url) -> None:
+    (stdio, remote) = parse_config_data({"mcpServers": {"s": {"command": "npx", "args": ["mcp-remote", url]},
+                                         "r": {"url": url}}}, "mcp.json").servers
+    (note,) = stdio.launch_preview()["warnings"]
+    # named (or masked: a shell splits the tab's text into words, where Python reads a user name)
+    assert "the URL's host reads two ways" in note and "browsers and Node programs such as mcp-remote reach" in note
+    assert remote.invalid is not None  # refused: nothing is sent
+
+
+@pytest.mark.parametrize("text", ["Docs: https://docs.example.com\nsupport@example.com",
+                                  "See https://docs.example.com\r\nops@example.com for help",
+                                  "https://a.example\tops@b.example"])
+def test_a_line_break_or_tab_after_a_url_in_text_ends_it(text) -> None:
+    """A line of text ending with a URL and the next starting with an e-mail address: the address is
+    not taken for the URL's host."""
+    assert scrub_text(text) == text
+
+
+@pytest.mark.parametrize(("arg", "shown"), [
+    ("https\t://admin:S3cretPassw0rd@good.example/sse", f"https\t://{MASK}@good.example/sse"),
+    ("https:admin:S3cretPassw0rd@good.example/sse", f"{MASK}@good.example/sse"),
+    ("DATABASE_URL=postgres://admin:p4ss[1]@db.example/app", f"DATABASE_URL=postgres://{MASK}@db.example/app"),
+])
+def test_a_whole_url_argument_in_other_forms_is_masked(arg, shown) -> None:
+    assert mask_arguments([arg]) == [shown]
+
+
+def test_a_url_word_of_a_script_is_masked_as_the_program_reads_it() -> None:
+    (spec,) = parse_config_data({"mcpServers": {"s": {"command": "sh", "args": [
+        "-c", "curl https://u:pa(ssw0rd@h.example/x"]}}}, "mcp.json").servers
+    assert "ssw0rd" not in spec.launch_preview()["command_line"]
+    assert "pa(ssw0rd" in spec.own_secrets()
+
+
+def test_set_cookie_attributes_are_not_searched_as_secrets() -> None:
+    from toolsearch.live.mcpconfig import cookie_values
+
+    assert cookie_values("sid=3f9a8b7c6d5e; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Max-Age=31536000; "
+                         "Path=/api/v1/resources; HttpOnly") == ["3f9a8b7c6d5e"]

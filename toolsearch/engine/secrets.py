@@ -21,14 +21,15 @@ from . import constants as C
 #: URL-looking text inside a message (masked by :func:`scrub_text`), also glued to a word by an
 #: underscore (``mcp__web__https://user:password@host``, a recorded tool name), where ``\b`` sees no start.
 #: Its user-information part runs to the last ``@`` before the host, over the characters a user
-#: name and password are written with (letters, digits, ``-._~%!$&*+,;=:``, other scripts' letters),
-#: and over tabs and line breaks, which Python drops before reading a URL (``https:/<tab>/u:pw@host``
-#: has the password ``pw``). Quotes, brackets and parentheses end it: in ``{"url":"https://a.example",
+#: name and password are written with (letters, digits, ``-._~%!$&*+,;=:``, other scripts' letters);
+#: a tab or line break between the scheme's slashes counts (Python drops them: ``https:/<tab>/u:pw@host``
+#: has the password ``pw``), but not in the user part, where it ends a line of text (``https://a.example
+#: <newline>ops@b.example``). Quotes, brackets and parentheses end it too: in ``{"url":"https://a.example",
 #: "owner":"ops@b.example"}`` or ``[docs](https://a.example)@team`` the host is ``a.example``. (A
 #: command-line argument that is one whole URL is read as Python reads it instead:
 #: :func:`toolsearch.live.mcpconfig.mask_arguments`.)
 _URL_IN_TEXT = re.compile(r"(?<![A-Za-z0-9+.\-])[a-zA-Z][a-zA-Z0-9+.-]*:[\t\r\n]*/[\t\r\n]*/"
-                          r"(?:(?:[A-Za-z0-9\-._~%!$&*+,;=:\t\r\n]|[^\x00-\x7f\s])*@)?[^\s'\"<>()\[\]{}|]+")
+                          r"(?:(?:[A-Za-z0-9\-._~%!$&*+,;=:]|[^\x00-\x7f\s])*@)?[^\s'\"<>()\[\]{}|]+")
 #: A bare query item like ``?debug`` is a flag, not a secret; other bare items are masked.
 _PLAIN_WORD = re.compile(r"[A-Za-z_]{1,20}")
 #: Shorter values are not scrubbed from free text (they would mask ordinary words and digits).

@@ -288,8 +288,11 @@ def _secret_pairs(text: str) -> list[tuple[int, int, str]]:
 #: A piece of config text that is one whole URL (a scheme and ``//``, no space in it): a program
 #: given it as one argument reads all of it as the URL, its user part up to the last ``@`` before
 #: the host whatever characters it holds (``https://u:pa(ss@host``), as :func:`redact_url` reads it.
-#: An option's ``--url=`` before it counts as not part of it.
-_WHOLE_URL = re.compile(r"(?:-{1,2}[A-Za-z0-9][A-Za-z0-9_.\-]*=)?([A-Za-z][A-Za-z0-9+.\-]*:[\t\r\n]*/[\t\r\n]*/[^ \f\v]*)",
+#: An option's ``--url=`` or a variable's ``DATABASE_URL=`` before it counts as not part of it; a tab or
+#: line break in the scheme counts as part of it (both readers drop them), and ``https:`` with no
+#: slash after it too (WHATWG readers take ``https:host`` for ``https://host``).
+_WHOLE_URL = re.compile(r"(?:-{1,2}[A-Za-z0-9][A-Za-z0-9_.\-]*=|[A-Za-z_][A-Za-z0-9_]*=)?"
+                        r"((?:[A-Za-z][A-Za-z0-9+.\-\t\r\n]*:[\t\r\n]*/[\t\r\n]*/|(?i:https?|wss?|ftp):)[^ \f\v]*)",
                         re.DOTALL)
 
 
@@ -398,6 +401,11 @@ def _option_secret(kind: str, value: str) -> list[str]:
 _COOKIE_HEADER = re.compile(r"(?i)(?:set-)?cookie2?")
 
 
+#: The attributes of a ``Set-Cookie`` header (its settings, not cookie values).
+_COOKIE_ATTRIBUTES = frozenset({"expires", "max-age", "domain", "path", "samesite", "secure", "httponly", "priority",
+                                "partitioned", "version", "comment"})
+
+
 def cookie_values(header_value: str) -> list[str]:
     """The values of a cookie header's ``name=value`` pairs that look generated (8 characters or
     more with a digit in them, or 16 or more: ``sid=3f9a…``), each a secret on its own, as a server
@@ -407,6 +415,8 @@ def cookie_values(header_value: str) -> list[str]:
     for pair in header_value.split(";"):
         name, equals, value = pair.partition("=")
         value = value.strip().strip('"')
+        if name.strip().lower() in _COOKIE_ATTRIBUTES:
+            continue  # Set-Cookie's own settings (a date, a path), not a value
         if equals and name.strip() and (len(value) >= 16 or (len(value) >= 8 and any(c.isdigit() for c in value))):
             out.append(value)
     return out
@@ -426,6 +436,9 @@ def _script_secrets(text: str, depth: int = _SCRIPT_DEPTH) -> list[str]:
     out: list[str] = []
     for _, kind, value in _argument_parts(_command_words(text)):
         if kind is None:
+            whole = _WHOLE_URL.fullmatch(value)
+            if whole:  # a word that is one URL, read as the program given it reads it
+                out.extend(_url_secrets(whole.group(1)))
             out.extend(_script_secrets(value, depth - 1))
         else:
             out.extend(_option_secret(kind, value))

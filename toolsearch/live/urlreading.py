@@ -15,15 +15,28 @@ from __future__ import annotations
 import ipaddress
 import re
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import ada_url
 
-#: Where a URL starts inside a piece of text: a scheme, then ``/`` or ``\\`` (also after a tab or a
-#: line break, which WHATWG readers drop), so a Windows path such as ``C:report.txt`` is not one.
-_URL_START = re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*:[\t\r\n]*[/\\]")
+#: Where a URL starts inside a piece of text: a scheme, then ``/`` or ``\\`` (so a Windows path such as
+#: ``C:report.txt`` is not one); for ``http(s)``, ``ws(s)`` and ``ftp`` the colon alone, as WHATWG
+#: readers take ``https:evil.example`` for ``https://evil.example``.
+_URL_START = re.compile(r"(?<![A-Za-z0-9+.\-])(?:[A-Za-z][A-Za-z0-9+.\-]*:[/\\]|(?:https?|wss?|ftp):)", re.IGNORECASE)
+#: Tab, CR and LF: both families of readers drop them anywhere in a URL before reading it
+#: (``ht<tab>tps://…`` is ``https://…``), so URLs are looked for with them dropped.
+_DROPPED = re.compile(r"[\t\r\n]")
+#: A URL's start up to the end of its authority as Python reads it (after the scheme's colon and
+#: the slashes after it, the first ``/``, ``?`` or ``#``); both hosts are decided within it (WHATWG
+#: ends the host there or earlier), so the rest is never read.
+_AUTHORITY = re.compile(r"[^:]*:[/\\]*[^/?#]*")
+#: A URL (as :func:`urls_in` cuts it) whose authority has only the plain characters of RFC 3986 after
+#: ``scheme://``: no ``\\``, ``%``, bracket, space or non-ASCII character, so Python and WHATWG readers
+#: take the same host (after the last ``@``, before a ``:port``; numeric IPv4 forms are compared as
+#: addresses). Such a URL is not parsed.
+_PLAIN_AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[A-Za-z0-9.\-_~!$&'()*+,;=:@]*[/?#]?")
 #: Schemes with no host to reach (a file URL names a path on this machine).
 _NO_NETWORK = ("file",)
 #: How many URL starts one piece of text is read for (a script of a few hundred URLs is read whole);
@@ -110,21 +123,35 @@ def read_hosts(url: str) -> HostReadings:
     return HostReadings(url=url, python=python, whatwg=whatwg)
 
 
-def urls_in(text: str) -> Iterator[str]:
-    """The URLs a program may read in ``text``: from each place a URL starts (:data:`_URL_START`,
-    at most :data:`MAX_URLS_PER_TEXT` of them), the rest of the text (a program given one argument
-    reads all of it, tabs included) and the rest up to white space (a word of a script), each at
-    most :data:`MAX_URL_CHARS` long."""
+def urls_in(text: str) -> tuple[list[str], bool]:
+    """The URLs a program may read in ``text`` (tabs and line breaks dropped, :data:`_DROPPED`), each
+    from where it starts (:data:`_URL_START`, at most :data:`MAX_URLS_PER_TEXT` starts) to the end
+    of its authority (:data:`_AUTHORITY`, at most :data:`MAX_URL_CHARS`), also cut at white space (a
+    word of a script) and without a closing quote or bracket.
+
+    Returns:
+        ``(urls, cut)``: ``cut`` is true when the text holds more starts than were read, or more URL
+        text than eight times its own length (a crafted text of nested starts); reading stops there.
+    """
+    clean = _DROPPED.sub("", text or "")
+    budget = 8 * len(clean) + MAX_URL_CHARS
+    urls: list[str] = []
     seen: set[str] = set()
-    for count, match in enumerate(_URL_START.finditer(text or "")):
+    for count, match in enumerate(_URL_START.finditer(clean)):
         if count >= MAX_URLS_PER_TEXT:
-            return
-        rest = text[match.start():match.start() + MAX_URL_CHARS]
-        word = re.match(r"[^ \f\v]*", rest).group(0)  # a tab or a line break is dropped by WHATWG readers
-        for candidate in (rest, word, word.rstrip("'\")]};,")):
-            if candidate and candidate not in seen:
-                seen.add(candidate)
-                yield candidate
+            return urls, True
+        head = _AUTHORITY.match(clean, match.start()).group(0)[:MAX_URL_CHARS]
+        url = clean[match.start():match.start() + len(head) + 1]  # and the '/', '?' or '#' that ends it
+        word = re.match(r"[^ \f\v]*", url).group(0)
+        for candidate in (url, word, word.rstrip("'\")]};,")):
+            if not candidate or candidate in seen:
+                continue
+            budget -= len(candidate)
+            if budget < 0:
+                return urls, True
+            seen.add(candidate)
+            urls.append(candidate)
+    return urls, False
 
 
 def _host_words(host: str | None, hidden: Callable[[str], bool], python: bool) -> str:
@@ -157,9 +184,10 @@ def host_disagreement(text: str, hidden: Callable[[str], bool] = lambda host: Fa
         for a text with more than :data:`MAX_URLS_PER_TEXT` URL starts and none of the first that
         many disagreeing, words saying the rest was not read.
     """
-    read = 0
-    for url in urls_in(text):
-        read += 1
+    urls, cut = urls_in(text)
+    for url in urls:
+        if _PLAIN_AUTHORITY.fullmatch(url):
+            continue  # both read the host after the last '@' alike: not parsed (most URLs; a long list of them)
         readings = read_hosts(url)
         if not readings.differ:
             continue
@@ -168,10 +196,10 @@ def host_disagreement(text: str, hidden: Callable[[str], bool] = lambda host: Fa
             "reach " + _host_words(readings.python, hidden, True))
         return (f"the URL's host reads two ways{cause}: Python programs such as toolsearch and Hermes {python}, "
                 f"browsers and Node programs such as mcp-remote reach {_host_words(readings.whatwg, hidden, False)}")
-    starts = sum(1 for _ in zip(range(MAX_URLS_PER_TEXT + 1), _URL_START.finditer(text or "")))
-    if starts > MAX_URLS_PER_TEXT:
-        return (f"holds more than {MAX_URLS_PER_TEXT:,} URLs: those past the {MAX_URLS_PER_TEXT:,}th were not read "
-                "for a host that Python and Node programs read differently")
+    if cut:
+        return (f"holds more URLs than were read (at most {MAX_URLS_PER_TEXT:,}, and no more URL text than eight "
+                "times its own length): the rest was not read for a host that Python and Node programs read "
+                "differently")
     return None
 
 
