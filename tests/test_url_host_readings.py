@@ -165,6 +165,30 @@ def test_plan_says_it_on_stderr(tmp_path) -> None:
     assert "reach host 'evil.example'" in result.stderr and "nothing is sent" in result.stderr
 
 
+def _server_given(url: str) -> dict:
+    """A stdio entry that starts the real test MCP server, with ``url`` among its arguments."""
+    import sys  # noqa: PLC0415
+
+    start = ("import runpy, sys; path = sys.argv[1]; sys.argv = [path, '--name', 'docs']; "
+             "runpy.run_path(path, run_name='__main__')")
+    return {"command": sys.executable, "args": ["-c", start, str(ROOT / "tests" / "mcp_test_server.py"), url]}
+
+
+@pytest.mark.parametrize("command", [("plan",), ("call", "mcp__docs__add", "-a", '{"a": 1, "b": 2}'),
+                                     ("call", "add", "-a", '{"a": 1, "b": 2}', "--tool-names", "as-is")])
+def test_the_cli_says_it_before_the_server_starts(tmp_path, command) -> None:
+    """The warning naming both hosts is on stderr above the server's own line: a user who stops the
+    command on reading it has started nothing that the warning did not name first."""
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {"docs": _server_given(EVIL)}})
+    result = run_cli(command[0], str(config), *command[1:])
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    lines = result.stderr.splitlines()
+    warned = [i for i, line in enumerate(lines) if "the URL's host reads two ways" in line]
+    started = [i for i, line in enumerate(lines) if line.startswith("toolsearch: live: docs")]
+    assert len(warned) == 1 and started and warned[0] < started[0], result.stderr
+    assert "reach host 'evil.example'" in lines[warned[0]]
+
+
 def test_the_live_pages_launch_confirmation_shows_the_warning_before_anything_starts(tmp_path) -> None:
     from streamlit.testing.v1 import AppTest
 

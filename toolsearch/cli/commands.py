@@ -904,6 +904,7 @@ def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) 
         return None  # the listing path refuses the config before anything starts
     from ..engine.catalog import Catalog, combine  # noqa: PLC0415
     from ..live.client import call_target, connect_and_call, read_source, unique_names  # noqa: PLC0415
+    from .common import say_config_warning  # noqa: PLC0415
 
     parts = [(path, *read_source(path)) for path in args.sources]
     configs = [(path, value) for path, kind, value in parts if kind == "config"]
@@ -912,7 +913,9 @@ def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) 
     target = call_target(unique_names([spec for _, value in configs for spec in value.servers]), names[0])
     if target is None:
         return None
-    warnings = [warning for _, value in configs for warning in value.warnings]
+    for _, value in configs:  # before the server starts, as for every command that starts servers
+        for warning in value.warnings:
+            say_config_warning(warning)
     live_name = readers.source_stem(configs[0][0]) if len(configs) == 1 else "live servers"
 
     def work(server, problems, dispatcher) -> int:
@@ -927,7 +930,7 @@ def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) 
                 catalogs.append(live)
                 placed = True
         inspector = Inspector(catalogs[0] if len(catalogs) == 1 else combine(catalogs), args.tool_names, profile)
-        _report_loaded(warnings, config, inspector)
+        _report_loaded((), config, inspector)
         agreement = config_servers_said(getattr(args, "config", None), inspector)
         return _cmd_call(args, inspector, config, names, dispatcher=dispatcher, agreement=agreement)
 
@@ -947,9 +950,10 @@ def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig
     open, and the call goes over the session of the server that listed the tool, so no server
     starts twice. Every session is closed before returning."""
     from ..live.client import LiveDispatcher, load_sources  # noqa: PLC0415
+    from .common import say_config_warning  # noqa: PLC0415
 
     loaded = load_sources(args.sources, timeout=_connect_timeout(args), progress=live_progress, keep_open=True,
-                          refuse_configs=server_refusal(args))
+                          refuse_configs=server_refusal(args), on_warning=say_config_warning)
     connections = loaded.connections
     try:
         inspector = Inspector(loaded.catalog, args.tool_names, profile)

@@ -280,6 +280,13 @@ def warn_empty_catalog(inspector: Inspector) -> None:
         print(one_line(f"toolsearch: warning: {words}"), file=sys.stderr)
 
 
+def say_config_warning(warning: str) -> None:
+    """One MCP client config warning on stderr (``toolsearch: warning: FILE: PLACE: MESSAGE``, on one
+    line), said as soon as the file is read, before any of its servers starts: a URL whose host
+    Python and Node programs read differently is named before the program that would reach it runs."""
+    print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
+
+
 def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress: Any = None,
                  keep_open: bool = False, option: str = "", refuse_configs: str | None = None) -> Any:
     """The SOURCE files of a command, read as every command reads them
@@ -288,6 +295,8 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress
     per server when its entry sets none). ``option``: the option the files were given to, for the
     message (``"--baseline"``; ``""`` for the command's SOURCE arguments). ``refuse_configs``: refuse
     an MCP client config before any server starts, with this reason (as the live loader takes it).
+    The config files' warnings are said on stderr as each file is read, before any server starts
+    (:func:`say_config_warning`), so the returned ``warnings`` holds none of them.
 
     A config file none of whose servers listed its tools (each one failed to start, connect or list)
     is an unreadable source, like a catalog file that cannot be read: the command would otherwise
@@ -304,15 +313,13 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress
     from ..live.client import is_connect_failure, load_sources as load_live  # noqa: PLC0415
 
     loaded = load_live(paths, timeout=timeout, progress=live_progress if progress is None else progress,
-                       keep_open=keep_open, refuse_configs=refuse_configs)
+                       keep_open=keep_open, refuse_configs=refuse_configs, on_warning=say_config_warning)
     unlisted = loaded.unlisted_configs()
     if unlisted:
         if loaded.connections is not None:
             loaded.connections.close()
-        # what the command would have said after loading: a misspelt key or a placeholder left
-        # unset is often why the servers failed
-        for warning in loaded.warnings:
-            print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
+        # the config files' warnings were said before their servers started (a misspelt key or a
+        # placeholder left unset is often why they failed); the catalog's problems are said here
         for problem in loaded.catalog.problems:
             if problem.severity != "info" and not is_connect_failure(problem):
                 print(problem_line(problem), file=sys.stderr)

@@ -2244,7 +2244,8 @@ class LoadedSources:
         catalog: everything combined, in source order.
         specs: the live servers by (unique) name, for :class:`LiveDispatcher`.
         statuses: one per live server.
-        warnings: config-file warnings (``file: place: message``).
+        warnings: config-file warnings (``file: place: message``), those not already given to
+            ``on_warning`` of :func:`load_sources`.
         connections: the open sessions when loaded with ``keep_open=True`` and a config was among
             the sources (close it when done), else ``None``.
         settings_files: the config files among the sources that also hold a
@@ -2436,7 +2437,8 @@ def read_source(path: str | Path) -> tuple[str, Any]:
 
 def load_sources(paths: Sequence[str], *, timeout: float | None = None,
                  progress: ProgressFn | None = None, keep_open: bool = False,
-                 refuse_configs: str | None = None) -> LoadedSources:
+                 refuse_configs: str | None = None,
+                 on_warning: Callable[[str], None] | None = None) -> LoadedSources:
     """Load catalog files and connect to the servers of MCP client config files.
 
     A file whose top level is an MCP client config (``mcpServers`` / ``servers`` as a mapping /
@@ -2455,6 +2457,9 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None,
         refuse_configs: when given, an MCP client config among ``paths`` is refused before any
             server starts, with this text as the reason (``check --strict``: a gate on a file from
             a pull request starts no program the file names).
+        on_warning: when given, each config file's warnings go to it as soon as the file is read,
+            before any server starts (a URL whose host two readers disagree on, a placeholder left
+            unset), and are not repeated in :attr:`LoadedSources.warnings`.
 
     Raises:
         CatalogError, ConfigError: an unreadable or malformed file (names the file and place), or
@@ -2475,7 +2480,11 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None,
         if kind == "config":
             per_config.append((str(path), len(value.servers)))
             specs.extend(value.servers)
-            warnings.extend(value.warnings)
+            if on_warning is None:
+                warnings.extend(value.warnings)
+            else:
+                for warning in value.warnings:
+                    on_warning(warning)
             configs.append(str(path))
             if value.has_tool_search:
                 settings_files.append(str(path))
