@@ -168,3 +168,19 @@ def test_the_live_page_takes_an_upload_with_lone_surrogates(tmp_path) -> None:
         connections = at.session_state["live_connections"] if "live_connections" in at.session_state else None
         if connections is not None:
             connections.close()
+
+
+def test_an_env_file_path_with_a_lone_surrogate_is_named_not_quoted_as_a_codec_error(tmp_path) -> None:
+    """The path cannot name a file on this system: the warning says so in the words of the other
+    places (not Python's ``'utf-8' codec can't encode`` text), and the server is still read."""
+    config = parse_config_data({"mcpServers": {"s": {"command": "srv", "envFile": "vars\ud800.env"}}},
+                               "mcp.json", base_dir=tmp_path)
+    (spec,) = config.servers
+    assert spec.invalid is None
+    (warning,) = config.warnings
+    assert warning == ("mcp.json: mcpServers.s.envFile: holds a lone surrogate (U+D800, half of a UTF-16 pair), which no "
+                       "file name on this system can hold; expected a file path without one; not read, ignored")
+    # a surrogate-escaped byte is a file name this system can hold: read as usual (here: absent)
+    (missing,) = parse_config_data({"mcpServers": {"s": {"command": "srv", "envFile": "vars\udcff.env"}}},
+                                   "mcp.json", base_dir=tmp_path).warnings
+    assert "cannot read" in missing and "codec" not in missing

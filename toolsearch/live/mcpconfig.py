@@ -1369,6 +1369,10 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
                     read_warnings: list[str] = []
                     env.update(read_env_file(env_path, read_warnings))
                     warnings.extend(f"{where}.envFile: {warning}" for warning in read_warnings)
+                except UnicodeEncodeError as exc:  # a lone surrogate no file name can hold
+                    warnings.append(f"{where}.envFile: holds a lone surrogate (U+{ord(exc.object[exc.start]):04X}, half "
+                                    "of a UTF-16 pair), which no file name on this system can hold; expected a file "
+                                    "path without one; not read, ignored")
                 except (OSError, UnicodeDecodeError, ValueError) as exc:  # ValueError: a NUL in the path
                     warnings.append(f"{where}.envFile: cannot read {env_file} "
                                     f"({getattr(exc, 'strerror', None) or exc}); ignored")
