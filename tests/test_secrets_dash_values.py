@@ -103,3 +103,36 @@ def test_a_failing_servers_stderr_and_the_snapshot_never_show_it(tmp_path) -> No
     assert not [s for s in SECRETS if s in out]
     reason = yaml.safe_load(saved.read_text(encoding="utf-8"))["snapshot"]["failed"]["db"]
     assert f"started with {' '.join(MASKED)}" in reason, reason
+
+
+# --- recorded sessions: a command a model ran, masked by the same rule ---------------------------------------
+
+COMMANDS = [f"mysql --password {DASHED[0]} -u root shop", f"deploy --api-key {DASHED[2]} --verbose",
+            f"login --password=-{AUTH_PASSWORD}", f"deploy --verbose --password {ENV_SECRET}",
+            f"deploy --token --api-key {AUTH_PASSWORD}x", "mysql --password - -u root shop", "deploy --token --verbose",
+            "curl --auth -u admin:Pw0rdCurl7 https://ci.example.com/api"]
+SHOWN = [f"mysql --password {MASK} -u root shop", f"deploy --api-key {MASK} --verbose", f"login --password={MASK}",
+         f"deploy --verbose --password {MASK}", f"deploy --token --api-key {MASK}", "mysql --password - -u root shop",
+         "deploy --token --verbose", f"curl --auth -u admin:{MASK} https://ci.example.com/api"]
+
+
+def test_a_recorded_command_masks_a_dashed_value_and_reads_the_next_option_as_one() -> None:
+    from toolsearch.analysis.sessions import mask_text
+    assert [mask_text(command) for command in COMMANDS] == SHOWN
+
+
+def test_sessions_never_show_a_dashed_value_a_model_passed(tmp_path) -> None:
+    from test_sessions import tool_calls, write_store
+
+    messages = [{"role": "user", "content": "Check the shop database."}]
+    for i, command in enumerate(COMMANDS):
+        messages.append({"role": "assistant", "content": "", "tool_calls": tool_calls(f"c{i}", "terminal",
+                                                                                       {"command": command})})
+        messages.append({"role": "tool", "tool_call_id": f"c{i}", "tool_name": "terminal", "content": "{\"ok\": true}"})
+    db = write_store(tmp_path, {"sessions": [{"id": "s-dash", "model": "openai/gpt-5-mini", "messages": messages}]})
+    catalog = Path(__file__).resolve().parent.parent / "sample_catalogs" / "team-workspace.yaml"
+    as_json = run_cli_process("sessions", db, "--catalog", catalog, "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    assert not [s for s in [*SECRETS, "Pw0rdCurl7"] if s in as_json.stdout + as_json.stderr]
+    events = json.loads(as_json.stdout)["per_session"][0]["events"]
+    assert [e["arguments"]["command"] for e in events if e["kind"] == "call"] == SHOWN

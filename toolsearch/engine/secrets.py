@@ -850,6 +850,8 @@ def mask_token_shapes(text: str) -> str:
         value = match.group(3)
         if value == C.SECRET_MASK or not (_looks_random(value) or re.search(r"[._~+/=\-]", value) or len(value) >= 24):
             return match.group(0)
+        if option_shaped(value):  # `--token --verbose`: the next option, not credentials
+            return match.group(0)
         return f"{match.group(1)}{match.group(2)}{C.SECRET_MASK}"
 
     return _AUTH_SCHEME.sub(scheme, text)
