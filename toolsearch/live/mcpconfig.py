@@ -406,7 +406,9 @@ def secret_arguments(args: Iterable[str]) -> list[str]:
     (``--header "Authorization: Bearer abc"``, ``-H``: ``Bearer abc`` and ``abc``) and of user
     options (``-u admin:abc``, ``--user``, ``--proxy-user``: ``abc``); in any other
     argument, those of :func:`free_text_secrets` (URL credentials and query values, known
-    credential shapes)."""
+    credential shapes). A secret option's value is the word after it (or after its ``=``), also one
+    starting with ``-`` that does not read as the next option (:func:`_takes_as_value`:
+    ``--password -Xy9kQ2w8vT``)."""
     out: list[str] = []
     for _, kind, value in _argument_parts(list(args)):
         if kind is None:
