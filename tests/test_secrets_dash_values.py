@@ -61,6 +61,8 @@ def test_a_dashed_value_is_masked_and_the_options_around_it_are_read_as_before()
     # a word of small letters only reads as an option (its shape is one); `--password=-hunter` is the way to write it
     assert mask_arguments(["--password", "-hunter"]) == ["--password", "-hunter"]
     assert mask_arguments(["--password=-hunter"]) == [f"--password={MASK}"]
+    # Go-style single-dash options take it too
+    assert mask_arguments(["-password", DASHED[0], "-v"]) == ["-password", MASK, "-v"]
     # inside a script, as on the command line
     assert mask_arguments(["-c", f"npx server --password {DASHED[0]} -v"]) == ["-c", f"npx server --password {MASK} -v"]
 
