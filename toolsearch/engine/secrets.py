@@ -66,6 +66,50 @@ def secret_key_name(key: str) -> bool:
     return flat in _SECRET_KEY_WORDS or flat.endswith(_SECRET_KEY_ENDINGS)
 
 
+#: A word with the shape of an option: one or two dashes and a name, one letter or digit (``-u``,
+#: ``-4``) or a letter followed by letters, digits, ``-``, ``_`` and ``.`` (``-Xmx512m``,
+#: ``--http2-prior-knowledge``, ``-Dfile.encoding``), then, optionally, ``=`` and the option's value.
+_OPTION_SHAPE = re.compile(r"(--?)([A-Za-z0-9]|[A-Za-z][A-Za-z0-9_.\-]*)(?:=.*)?", re.DOTALL)
+_DIGIT_RUN = re.compile(r"[0-9]+")
+#: A piece of an option name of this many characters holding a digit looks generated, not named.
+_GENERATED_PIECE_CHARS = 8
+#: A single-dash name of this many characters with a capital letter right after a small one looks generated.
+_GENERATED_CAMEL_CHARS = 5
+
+
+def option_shaped(word: str) -> bool:
+    """Whether ``word``, standing right after an option that takes a value (``--password WORD``),
+    reads as the next option rather than as that value.
+
+    ``--`` (the end of the options) and words shaped like an option name (:data:`_OPTION_SHAPE`:
+    ``-u``, ``-v``, ``-4``, ``--verbose``, ``--flag=x``, ``-listen-addr``, ``-Xmx512m``) are options;
+    anything else is a value: ``-`` (standard input), a negative number (``-1234``), a word holding a
+    character no option name holds before its ``=`` (``-Xy9+kQ/w``, ``-pässwort``), and a name that
+    looks generated rather than named: a piece of it (between ``-``, ``_`` and ``.``) with two runs
+    of digits (``-abc123def456``, ``-Xy9kQ2w8vT``) or of 8 characters or more with a digit
+    (``--token --a8f3k2x9q``; so ``-Xmx1024m`` counts as a value too), or, after a single dash (the
+    start of most generated values that begin with ``-``), a name of 8 characters or more with a
+    digit or with a capital letter right after a small one (``-Ab_c9dEf-GhIj``, ``-XyzkQwvTab``;
+    single-dash options are short or lower-case words: ``-insecure``, ``-Dfile.encoding``).
+
+    A value of small letters only (``--password -hunter``) cannot be told from an option by its
+    shape: it reads as an option (``--password=-hunter`` is read as the value it is).
+    """
+    if word == "--":
+        return True
+    match = _OPTION_SHAPE.fullmatch(word)
+    if match is None:
+        return False
+    dashes, name = match.groups()
+    for piece in re.split(r"[-_.]", name):
+        runs = len(_DIGIT_RUN.findall(piece))
+        if runs > 1 or (runs and len(piece) >= _GENERATED_PIECE_CHARS):
+            return False
+    if dashes == "-" and re.search(r"[a-z][A-Z]", name) and len(name) >= _GENERATED_CAMEL_CHARS:
+        return False
+    return not (dashes == "-" and len(name) >= _GENERATED_PIECE_CHARS and _DIGIT_RUN.search(name))
+
+
 def secret_list(values: Iterable[str]) -> list[str]:
     """Distinct secret values worth scrubbing (at least :data:`SECRET_MIN_CHARS` long), with
     the forms a server may print them in (:func:`encoded_forms`), longest first."""
@@ -805,6 +849,8 @@ def mask_token_shapes(text: str) -> str:
     def scheme(match: re.Match[str]) -> str:
         value = match.group(3)
         if value == C.SECRET_MASK or not (_looks_random(value) or re.search(r"[._~+/=\-]", value) or len(value) >= 24):
+            return match.group(0)
+        if option_shaped(value):  # `--token --verbose`: the next option, not credentials
             return match.group(0)
         return f"{match.group(1)}{match.group(2)}{C.SECRET_MASK}"
 

@@ -57,7 +57,7 @@ from ..engine.secrets import (  # noqa: F401
     _BASE64_PIECE_MIN_CHARS, _LINE_BREAK, _PLAIN_WORD, _URL_IN_TEXT, SECRET_MIN_CHARS, _encoded_forms, _mask_query,
     _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, matrix_values, redact_url, scrub_data,
     mask_token_shapes, scrub_text, secret_list)
-from ..engine.secrets import SecretIndex, SecretValues, secret_index
+from ..engine.secrets import SecretIndex, SecretValues, option_shaped, secret_index
 from .urlreading import host_disagreement
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
@@ -123,8 +123,10 @@ def _is_secret_option(name: str) -> bool:
 
 
 def _names_no_secret(value: str) -> bool:
-    """True when ``value`` is only ``${VAR}`` placeholders (and an auth scheme word): it names
-    where a secret comes from, not the secret."""
+    """True when ``value`` is only ``${VAR}`` placeholders (and an auth scheme word), or ``-`` (the
+    standard input: ``--password -``): it names where a secret comes from, not the secret."""
+    if value == "-":
+        return True
     rest = _PLACEHOLDER.sub("", value).strip()
     return bool(_PLACEHOLDER.search(value)) and rest.rstrip(":").strip().lower() in ("", "bearer", "basic", "token")
 
@@ -172,6 +174,39 @@ def _option_kind(name: str) -> str | None:
     return "secret" if _is_secret_option(name) else None
 
 
+def _glued_kind(arg: str) -> str | None:
+    """The secret kind of an option glued to its value (``-eNAME=x``: docker's ``"env"``;
+    ``-H"Authorization: Bearer x"``: curl's ``"header"``; ``-uadmin:pw``: curl's ``"userinfo"``), else ``None``."""
+    if arg.startswith("-e") and not arg.startswith("--") and _ENV_ASSIGNMENT.fullmatch(arg[2:]):
+        return "env"
+    if arg.startswith("-H") and not arg.startswith("--") and ":" in arg[2:]:
+        return "header"
+    if arg[:2] in ("-u", "-U") and ":" in arg[2:]:
+        return "userinfo"
+    return None
+
+
+def _takes_as_value(pending: str, arg: str) -> bool:
+    """Whether ``arg`` is the value of the option before it, whose kind is ``pending``
+    (:func:`_option_kind`). A header option takes the next argument whatever it is. A secret
+    option (``--password``) takes one that does not read as the next option
+    (:func:`~toolsearch.engine.secrets.option_shaped`: ``--password -Xy9kQ2w8vT`` and
+    ``--token -abc123def456`` are values, ``--token --verbose`` and ``--auth -u admin:pw`` are not)
+    and is none of the options whose values are read here: a generated-looking value is never
+    taken at the cost of the next option's secret (``--auth -uadmin:pw``, ``--token -eKEY=x``,
+    ``--auth --oauth2token x``). Environment and user options take one that does not start with
+    ``-`` (``python -u -m server``: no user name follows ``-u`` there)."""
+    if pending in ("header", "header value"):
+        return True
+    if pending != "secret" or not arg.startswith("-"):
+        return not arg.startswith("-")
+    name = arg.partition("=")[0]
+    glued_env = _glued_kind(arg) == "env" and arg.partition("=")[2] != ""  # not base64's "=" padding
+    if option_shaped(arg) or glued_env or _glued_kind(arg) in ("header", "userinfo"):
+        return False
+    return not (name.startswith("--") and _option_kind(name) is not None)
+
+
 def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
     """Each argument as ``(prefix, kind, value)``: ``kind`` is ``None`` for an argument shown as it
     is (then ``value`` is the whole argument), else the secret kind of the option it is the value of
@@ -180,7 +215,7 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
     out: list[tuple[str, str | None, str]] = []
     pending: str | None = None
     for arg in args:
-        if pending is not None and not (arg.startswith("-") and pending not in ("header", "header value")):
+        if pending is not None and _takes_as_value(pending, arg):
             if pending == "header" and _HEADER_NAME.fullmatch(arg) and _is_secret_option("--" + arg):
                 # mcp-proxy's two-argument form, `--headers Authorization "Bearer x"`: the name as
                 # written, the next argument its value
@@ -203,12 +238,8 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
         elif kind is not None:
             out.append(("", None, arg))
             pending = kind
-        elif arg.startswith("-e") and not arg.startswith("--") and _ENV_ASSIGNMENT.fullmatch(arg[2:]):
-            out.append(("-e", "env", arg[2:]))  # docker's glued form: -eNAME=value
-        elif arg.startswith("-H") and not arg.startswith("--") and ":" in arg[2:]:
-            out.append(("-H", "header", arg[2:]))  # curl's glued form: -H"Authorization: Bearer x"
-        elif arg[:2] in ("-u", "-U") and ":" in arg[2:]:
-            out.append((arg[:2], "userinfo", arg[2:]))  # curl's glued form: -uadmin:pw
+        elif (glued := _glued_kind(arg)) is not None:
+            out.append((arg[:2], glued, arg[2:]))  # -eNAME=x, -H"Authorization: Bearer x", -uadmin:pw
         elif _ENV_ASSIGNMENT.fullmatch(arg) and _is_secret_option("--" + arg.partition("=")[0]):
             out.append(("", "env", arg))  # `env API_KEY=value cmd`: a variable whose name says it is a secret
         else:
@@ -375,7 +406,9 @@ def secret_arguments(args: Iterable[str]) -> list[str]:
     (``--header "Authorization: Bearer abc"``, ``-H``: ``Bearer abc`` and ``abc``) and of user
     options (``-u admin:abc``, ``--user``, ``--proxy-user``: ``abc``); in any other
     argument, those of :func:`free_text_secrets` (URL credentials and query values, known
-    credential shapes)."""
+    credential shapes). A secret option's value is the word after it (or after its ``=``), also one
+    starting with ``-`` that does not read as the next option (:func:`_takes_as_value`:
+    ``--password -Xy9kQ2w8vT``)."""
     out: list[str] = []
     for _, kind, value in _argument_parts(list(args)):
         if kind is None:
