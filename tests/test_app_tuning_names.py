@@ -58,6 +58,10 @@ def test_out_of_reach_the_page_names_the_best_reachable_setting_as_recommend_doe
     table = literal_tables(at)["tuning_multi_table"]
     assert "best reachable: listing" in table.columns and "recommended: listing" not in table.columns
     assert "this length alone" in table.columns
+    assert any(m.value.startswith("**Best collapse per context length** at the best reachable settings (threshold_pct "
+                                  "73.7%") for m in at.markdown)
+    assert any(c.value.startswith("At the sidebar's context length (200K) the best reachable settings give")
+               for c in at.caption)
 
 
 def test_reached_the_page_keeps_recommended_and_the_budget_needed_of_recommend() -> None:

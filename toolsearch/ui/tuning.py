@@ -594,7 +594,7 @@ if common.require_catalog(v):
     # setting this page proposes collapse?", beside the answer above; else the sidebar's
     collapse_config = multi.apply(cfg) if multi is not None else cfg
     st.markdown(f"**Best collapse per context length** at the "
-                f"{'recommended' if multi is not None else 'sidebar'} settings "
+                f"{answer_name(multi).lower() if multi is not None else 'sidebar'} settings "
                 f"({settings_words(collapse_config.threshold_pct, collapse_config.listing_max_tokens)})")
     st.caption("The reference collapses the largest names block first. For each context length of the list "
                "above this compares that choice with the best one under the same budget: fewest servers "
