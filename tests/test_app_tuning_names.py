@@ -62,6 +62,11 @@ def test_out_of_reach_the_page_names_the_best_reachable_setting_as_recommend_doe
                                   "73.7%") for m in at.markdown)
     assert any(c.value.startswith("At the sidebar's context length (200K) the best reachable settings give")
                for c in at.caption)
+    apply.click().run()  # applied, it is still the best reachable setting, not a recommendation
+    assert not at.exception, at.exception
+    assert [i.value for i in at.info if i.value.startswith("The sidebar holds")] == [
+        "The sidebar holds a best reachable setting applied in place of threshold_pct 5%, listing_max_tokens 4,000; "
+        "this best reachable setting lists no less than those at any listed length."]
 
 
 def test_reached_the_page_keeps_recommended_and_the_budget_needed_of_recommend() -> None:

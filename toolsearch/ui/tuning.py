@@ -555,13 +555,14 @@ if common.require_catalog(v):
             replaced_md = [(c, change if not lost else f"{change}; no longer named: "
                             + ", ".join(common.md_escape(common.visible(name)) for name in lost))
                            for c, change, lost in lowered_servers(ladder, base, multi)]
-            applied = ("The sidebar holds a recommendation applied in place of "
+            thing = "recommendation" if multi.reached else "best reachable setting"
+            applied = (f"The sidebar holds a {thing} applied in place of "
                        f"{settings_words(base.threshold_pct, base.listing_max_tokens)}")
             if replaced_md:
-                st.warning(f"{applied}. Against those settings this recommendation lists less at "
+                st.warning(f"{applied}. Against those settings this {thing} lists less at "
                            f"{lowered_where(replaced_md)}; its block says so.", icon=":material/warning:")
             else:
-                st.info(f"{applied}; this recommendation lists no less than those at any listed length.",
+                st.info(f"{applied}; this {thing} lists no less than those at any listed length.",
                         icon=":material/info:")
         same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
         # the setting to ship, next to the answer: a reviewer need not scroll past the grids for it
