@@ -83,6 +83,12 @@ GOAL_LABEL = "Goal (all other lengths)"
 #: gives each in full (``GOAL_WORDS``, the words of ``recommend``).
 GOAL_OPTIONS: dict[str, str] = {"full": "full · every tool described", "names": "names · every server named",
                                 "listed": "listed · tool names listed", "any": "any · some listing"}
+#: What each goal asks of the listing, in the goal selector's help (the option names it short).
+GOAL_HELP: dict[str, str] = {
+    "full": f"{MULTI_GOAL_WORDS['full']}: every server at full lines",
+    "names": f"{MULTI_GOAL_WORDS['names']}: no server collapses to a summary line",
+    "listed": f"{MULTI_GOAL_WORDS['listed']}: at least one server named, the others may collapse",
+    "any": f"{MULTI_GOAL_WORDS['any']}: summary lines are enough"}
 #: The preset shown once the list of context lengths matches none of the presets.
 CUSTOM = "Custom"
 parse_lengths = common.parse_context_lengths
@@ -365,8 +371,7 @@ if common.require_catalog(v):
                       "without a goal of its own (Other goal at some lengths, below). When it does "
                       "not fit its budget, each server's part shrinks, largest first: full lines (each "
                       "tool with its short description) → names only → one summary line → nothing. "
-                      + " ".join(f"**{GOAL_OPTIONS[g]}**: {MULTI_GOAL_WORDS[g]}." for g in MULTI_GOALS)
-                      + " The goal in full is said under the recommendation and in the block.")
+                      + " ".join(f"**{GOAL_OPTIONS[g]}**: {GOAL_HELP[g]}." for g in MULTI_GOALS))
     c3.text_input("Other goal at some lengths (optional)", key="tuning_length_goals",
                   placeholder="e.g. 200k=full, 1m=full",
                   help="LENGTH=GOAL items for lengths of the list that need another goal (full, names, listed or "
