@@ -53,7 +53,7 @@ def _no_exception(page, step: str) -> None:
     assert page.locator("[data-testid=stException]").count() == 0, f"an exception is shown after: {step}"
 
 
-def test_ship_one_setting_for_32k_200k_1m_on_the_combined_catalog(browser, app_url):
+def test_ship_one_setting_for_32k_200k_1m_on_the_combined_catalog(browser, app_url):  # noqa: F811
     # What the library answers on the same combined catalog (the default sidebar settings).
     inspector = Inspector.from_files(CATALOGS)
     config = parse_config({})

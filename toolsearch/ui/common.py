@@ -588,7 +588,8 @@ def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[
     options = [*samples, UPLOAD, LIVE]
     sb.selectbox("Catalog source", options, key="catalog",
                  help="A sample catalog shipped with toolsearch, or your own files (catalog YAML/JSON, "
-                      "a recorded tools/list result, or an OpenAI-style function array).")
+                      "a recorded tools/list result, or an OpenAI-style function array; a harness config.yaml "
+                      "among them is read for its tools.tool_search settings).")
     catalog: Catalog | None = None
     source_label = st.session_state["catalog"]
     source_key = ""
