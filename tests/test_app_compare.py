@@ -130,7 +130,7 @@ def test_each_b_setting_changes_the_comparison_as_the_library_says(key, value, c
     _check(at, _side(_team(), "A"), b)
     settings = _rows(at, "cmp_settings")
     assert [fact for fact, (*_, mark) in settings.items() if mark] == [{
-        "cmp_b_ctx": "context length", "cmp_b_pct": "threshold_pct (%)", "cmp_b_cap": "listing_max_tokens",
+        "cmp_b_ctx": "context length", "cmp_b_pct": "threshold_pct", "cmp_b_cap": "listing_max_tokens",
         "cmp_b_enabled": "enabled", "cmp_b_listing": "listing", "cmp_b_tokenizer": "planning tokenizer",
         "cmp_b_naming": "tool names"}[key]]
 

@@ -23,7 +23,7 @@ def test_the_grid_table_counts_a_mixed_listing_as_the_heat_map_does():
     assert not at.exception, at.exception
     table = literal_tables(at)["tuning_grid"]
     shown = {(row["context length"], row["threshold_pct (%)"]): row["form"] for _, row in table.iterrows()}
-    assert shown[("8K", "5.0")] == "mixed 3/9" and shown[("32K", "5.0")] == "names"
+    assert shown[("8K", "5")] == "mixed 3/9" and shown[("32K", "5")] == "names"
     assert "mixed" not in shown.values()
     cells = {(int(c["data-context-length"]), float(c["data-y"])): c["text"] for c in heat_cells(at, "tuning_heatmap")}
     assert cells[(8_000, 5.0)] == "mixed 3/9" and cells[(32_000, 5.0)] == "names"

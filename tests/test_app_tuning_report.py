@@ -179,9 +179,10 @@ def test_tuning_multi_length_recommendation_matches_engine():
     rows = multi_table(at)
     assert [r["context length"] for r in rows] == [length_label(c) for c in lengths]
     # both sides in the same words, so the budget behind each listing reads side by side
-    assert [r["current: listing"] for r in rows] == [
+    # the sidebar holds the defaults: its column says so, as the block's "default settings" does
+    assert [r["default: listing"] for r in rows] == [
         f"{o.outcome}\n{o.listing_tokens:,} of {o.budget:,} budget tokens" for o in now]
-    assert [r["current: listing"].split("\n")[1] for r in rows][1] == "3,656 of 4,000 budget tokens"
+    assert [r["default: listing"].split("\n")[1] for r in rows][1] == "3,656 of 4,000 budget tokens"
     assert [r["recommended: listing"] for r in rows] == [
         f"{o.outcome}\n{o.listing_tokens:,} of {o.budget:,} budget tokens" for o in rec.contexts]
     assert all(" servers named (" in r["recommended: listing"] for r in rows)  # counts, never a form alone
@@ -190,10 +191,10 @@ def test_tuning_multi_length_recommendation_matches_engine():
     assert lowered, "the sample should show the lowered-form warning"
     # (the session-file path input, folded away, asks a browser it cannot place for the launch token)
     warnings = [w.value for w in at.warning if "launch token" not in w.value]
-    assert len(warnings) == 1 and warnings[0].startswith("The recommendation lists less than the current settings at ")
+    assert len(warnings) == 1 and warnings[0].startswith("The recommendation lists less than the default settings at ")
     assert "200K (lower form: full → names)" in warnings[0]  # lengths as recommend writes them
     assert warnings[0].endswith("to list more there, give those lengths a stricter goal (Other goal at some "
-                                "lengths) or keep the current settings. More headroom lists as much as the current "
+                                "lengths) or keep the default settings. More headroom lists as much as the default "
                                 "settings at every length only from 149% headroom on.")  # advice it can follow
 
 
@@ -206,8 +207,8 @@ def test_the_lowered_listing_warning_does_not_say_an_unreachable_goal_is_met():
     ladder = listing_ladder(inspector().planner, config)
     rec = recommend_for_contexts(ladder, config, [1_000, 1_000_000], "names")
     assert not rec.reached
-    assert metric(at, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
-    warnings = [w.value for w in at.warning if w.value.startswith("The recommendation lists less than")]
+    assert metric(at, "Best reachable listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
+    warnings = [w.value for w in at.warning if w.value.startswith("The best reachable setting lists less than")]
     assert len(warnings) == 1, [w.value for w in at.warning]
     # the two servers it trades away are named, not only counted
     assert "1M (lower: 9 → 7 of 9 servers named; no longer named: github, grafana)" in warnings[0], warnings
@@ -317,7 +318,7 @@ def test_tuning_multi_length_errors_and_unreachable():
     rec = recommend_for_contexts(listing_ladder(ins.planner, config), config, [1_000, 200_000], "full")
     assert not rec.reached
     assert at.error[0].value.startswith(f"Not reachable at every listed context length: {rec.reason}.")
-    assert metric(at, "Recommended threshold_pct") == f"{rec.threshold_pct:g}%"
+    assert metric(at, "Best reachable threshold_pct") == f"{rec.threshold_pct:g}%"
     # the block is still exported, saying the goal is not reached
     assert at.code[0].value == export_of(rec, config, ins).rstrip("\n")
     assert f"# not reached: {rec.reason}" in at.code[0].value
@@ -387,7 +388,7 @@ def test_tuning_errors_are_literal_and_name_the_field_to_fix():
     stops it: the context lengths, the other goals, or a server in both lists."""
     at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,1m", "goal": "names"})
     # the goal selector does not claim every length when the field below gives some their own
-    assert at.selectbox(key="tuning_multi_goal").label == "Goal at every length not named below"
+    assert at.selectbox(key="tuning_multi_goal").label == "Goal (all other lengths)"
     at.text_input(key="tuning_contexts").set_value("32k, **big**").run()
     assert "\\*\\*big\\*\\*" in at.error[0].value
     assert at.info[-1].value == "Fix the context lengths above to get the block."
@@ -480,7 +481,7 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
     assert list(table["form"]) == [p.short_label for p in grid]  # "summary", never "groups"; "mixed 8/9"
     assert list(table["budget (tokens)"]) == [f"{p.budget:,}" for p in grid]
     assert list(table["listing (tokens)"]) == [f"{p.listing_tokens:,}" for p in grid]
-    assert list(table["threshold_pct (%)"]) == [f"{p.threshold_pct:.1f}" for p in grid]
+    assert list(table["threshold_pct (%)"]) == [f"{p.threshold_pct:g}" for p in grid]  # 5, 4.7: as threshold_value
     # the heat table itself: one cell per grid point, rows by threshold_pct (largest on top), each
     # naming its form on the form's color, with the engine's budget and listing size
     cells = heat_cells(at, "tuning_heatmap")

@@ -59,7 +59,7 @@ def test_best_reachable_budget_is_named_for_what_it_is_and_the_cap_floor_is_expl
     metrics = {m.label: m.value for m in at.metric}
     assert "Budget of the best reachable setting" not in metrics
     assert metrics[BEST_REACHABLE_BUDGET_LABEL] == "38 tokens", metrics
-    assert metrics["Recommended listing_max_tokens"] == "200 tokens", metrics
+    assert metrics["Best reachable listing_max_tokens"] == "200 tokens", metrics
     captions = [c.value for c in at.caption]
     assert any(c.startswith(md_escape("listing_max_tokens 200 is its smallest value")) and "above the 38 tokens needed" in c
                for c in captions), captions

@@ -161,6 +161,42 @@ def test_page_link_labels_are_whole_at_1024_px(browser, app_url, path, label):  
         context.close()
 
 
+#: Every select box in the main area: its label, the text it shows for its chosen option, and whether
+#: that text is wider than its box (a select box shows its chosen option in an input, whose scrollWidth
+#: is the text's width, as tests/test_browser_tables.py measures it).
+SELECTS_JS = """() => Array.from(document.querySelectorAll('[data-testid=stMain] [data-testid=stSelectbox]'))
+    .filter(box => box.offsetParent).map(box => {
+        const label = box.querySelector('[data-testid=stWidgetLabel]');
+        const input = box.querySelector('input');
+        return [label ? label.innerText.trim() : '', input.value, input.scrollWidth > input.clientWidth + 1];
+    })"""
+
+
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_tuning_goal_options_read_whole(browser, app_url, width):  # noqa: F811
+    """The Tuning page's goal selector at 1024 px with the sidebar open showed "every tool with its short
+    description (fo…": its options are short now (the help says each in full), and every option of
+    it reads whole at 1024 px and at 1400 px, as do the page's other select boxes."""
+    from toolsearch.ui.tuning import GOAL_LABEL, GOAL_OPTIONS  # noqa: PLC0415
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    context, page = _open(browser, app_url, "tuning?lengths=3k,200k&goal=full", width)
+    try:
+        page.get_by_text(GOAL_LABEL, exact=True).first.wait_for(timeout=120_000)
+        for goal, option in GOAL_OPTIONS.items():
+            if goal != "full":  # choose each option in turn, as a user does, and read it in the box
+                page.get_by_role("combobox", name=GOAL_LABEL).click()
+                page.get_by_role("option", name=option, exact=True).click()
+                _settled(page)
+            selects = page.evaluate(SELECTS_JS)
+            goal_box = [s for s in selects if s[0] == GOAL_LABEL]
+            assert goal_box and goal_box[0][1] == option, selects
+            assert not any(cut for *_, cut in selects), (width, selects)
+        page.screenshot(path=str(ARTIFACTS / f"layout-tuning-goal-{width}.png"), full_page=False)
+    finally:
+        context.close()
+
+
 #: The contrast ratio (WCAG) of every text the checks name against the page's own background, as
 #: ``[what, ratio]``: the Tuning page's form grid (axis labels, the "sidebar" marks and the key), the
 #: outlined cell's halo, the Costs page's listing bar caption (against its own box when it has one),

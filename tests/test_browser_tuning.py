@@ -53,7 +53,7 @@ def _no_exception(page, step: str) -> None:
     assert page.locator("[data-testid=stException]").count() == 0, f"an exception is shown after: {step}"
 
 
-def test_ship_one_setting_for_32k_200k_1m_on_the_combined_catalog(browser, app_url):
+def test_ship_one_setting_for_32k_200k_1m_on_the_combined_catalog(browser, app_url):  # noqa: F811
     # What the library answers on the same combined catalog (the default sidebar settings).
     inspector = Inspector.from_files(CATALOGS)
     config = parse_config({})
@@ -112,19 +112,21 @@ def test_ship_one_setting_for_32k_200k_1m_on_the_combined_catalog(browser, app_u
         done("read the recommendation")
         main = page.inner_text("[data-testid=stMain]")
         assert _metric(page, "Servers named at every length") == "9 of 10"
-        assert _metric(page, "Recommended threshold_pct") == f"{expected.threshold_pct:g}%"
-        assert _metric(page, "Recommended listing_max_tokens") == f"{expected.listing_max_tokens:,} tokens"
+        # cloudflare cannot be named at 32K: the answer is the best reachable setting, named so as recommend names it
+        assert not expected.reached
+        assert _metric(page, "Best reachable threshold_pct") == f"{expected.threshold_pct:g}%"
+        assert _metric(page, "Best reachable listing_max_tokens") == f"{expected.listing_max_tokens:,} tokens"
         rows = page.evaluate(TABLE_JS, "tuning_multi_table")
         assert [r["context length"] for r in rows] == [length_label(n) for n in LENGTHS], rows
         for row in rows:
-            answer = row["recommended: listing"]
+            answer = row["best reachable: listing"]
             assert "9 of 10 servers named" in answer, row
             listing, budget = (int(n.replace(",", "")) for n in
                                re.search(r"([\d,]+) of ([\d,]+) budget tokens", answer).groups())
             assert budget >= listing * (1 + HEADROOM / 100), f"no {HEADROOM:g}% headroom at {row['context length']}"
             assert "same form" not in row["change"], row  # never trades a named server away silently
         for got, want in zip(rows, expected.contexts):
-            assert f"{want.listing_tokens:,} of {want.budget:,} budget tokens" in got["recommended: listing"]
+            assert f"{want.listing_tokens:,} of {want.budget:,} budget tokens" in got["best reachable: listing"]
         assert "Not named:" in main
         reason = expected.unnamed[0].reason
         assert reason.startswith("cloudflare") and reason in main  # which server, and why

@@ -31,7 +31,7 @@ def _budget_line(context_length: int | None) -> str:
 
 
 #: How the subtitle starts when the report carries a recommendation: the figures are the current settings'.
-CURRENT = "Figures below at the current settings: context length"
+CURRENT = "Figures below at the default settings: context length"  # the defaults: named so, as recommend does
 
 
 def _subtitle(html_text: str) -> str:

@@ -35,19 +35,20 @@ def test_report_leads_with_the_recommendation(tmp_path):
     lead = re.search(r'<h1>[^<]*</h1>\n<p class="lead"><strong>([^<]*)</strong></p>', text).group(1)
     assert lead == (f"Recommended: threshold_pct {rec.threshold_pct:g}%, listing_max_tokens {rec.listing_max_tokens:,} "
                     "(every server at names or better; context lengths 32K, 200K, 1M)")
-    assert re.search(r'<p class="sub">Figures below at the current settings: context length', text)
+    # the defaults are the "default settings" here, as the recommendation's own lines call them
+    assert re.search(r'<p class="sub">Figures below at the default settings: context length', text)
     headings = _headings(text)
     assert headings[0] == "Recommended settings across context lengths"
     assert headings[:4] == ["Recommended settings across context lengths", "About this report", "Catalog",
-                            "Current settings (the figures below are computed at these)"]
+                            "Default settings (the figures below are computed at these)"]
     assert "Settings" not in headings
-    current = text[text.index("<h2>Current settings"):text.index("<h2>Listing budget</h2>")]
-    assert ("Current settings (threshold_pct 5%, listing_max_tokens 4,000), not the recommended ones: the listing, "
+    current = text[text.index("<h2>Default settings"):text.index("<h2>Listing budget</h2>")]
+    assert ("Default settings (threshold_pct 5%, listing_max_tokens 4,000), not the recommended ones: the listing, "
             "budget, tier, server and cost figures below are computed at these") in current
-    assert "The current <code>tools.tool_search</code> block" in current
+    assert "The default <code>tools.tool_search</code> block" in current
     # the block to ship comes before the current one
     assert text.index(f"listing_max_tokens: {rec.listing_max_tokens}") < text.index("tool_search: {}")
-    assert "<dt>current settings</dt>" in text
+    assert "<dt>default settings</dt>" in text and "current settings" not in current.lower()
 
 
 def test_report_at_the_recommended_settings_says_they_are_the_recommended_ones(tmp_path):

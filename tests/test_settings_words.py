@@ -103,7 +103,7 @@ def test_report_html(tmp_path) -> None:
          "-q", "create issue", "-o", str(out))
     text = out.read_text(encoding="utf-8")
     assert "Best reachable (goal not reached): threshold_pct 4.7%, listing_max_tokens 1,491 (" in text
-    assert "Current settings (threshold_pct 5%, listing_max_tokens 4,000), not the recommended ones" in text
+    assert "Default settings (threshold_pct 5%, listing_max_tokens 4,000), not the best reachable ones" in text
     assert "threshold_pct 5%, listing_max_tokens 4,000 · enabled auto" in text  # About this report
     assert "At listing_max_tokens 4,000 (planning tokenizer chars4)." in text  # the grid's lead: the cap alone
     one_form(text)
@@ -118,7 +118,7 @@ def test_tuning_and_report_pages() -> None:
     query = {"lengths": "32k,200k,1m", "with": "cloudflare-flat", "ctx": "200K"}
     tuning = _page_text(open_page("toolsearch/ui/tuning.py", query))
     assert "Sidebar: context length 200K · threshold_pct 5%, listing_max_tokens 4,000 · planning tokenizer" in tuning
-    assert ("Current: threshold_pct 5%, listing_max_tokens 4,000 (the sidebar). Recommended: threshold_pct 4.7%, "
+    assert ("Default: threshold_pct 5%, listing_max_tokens 4,000 (the sidebar). Best reachable: threshold_pct 4.7%, "
             "listing_max_tokens 1,491.") in tuning
     assert "At listing_max_tokens 4,000, over threshold_pct." in tuning  # the grid's caption: the cap alone, one way
     one_form(tuning)

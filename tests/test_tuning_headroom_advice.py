@@ -9,7 +9,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from toolsearch.analysis.recommend import (headroom_listing_as_much, lowered_servers, more_headroom_words,
+from toolsearch.analysis.recommend import (headroom_listing_as_much, lowered_servers, more_headroom_clause, more_headroom_words,
                                            recommend_for_contexts)
 from toolsearch.analysis.sweep import listing_ladder
 from toolsearch.engine.catalog import load_source
@@ -76,9 +76,10 @@ def test_the_tuning_page_states_the_headroom_and_it_works():
     needed = headroom_listing_as_much(ladder, config, recommend_for_contexts(ladder, config, LENGTHS, "names"))
     at = _tuning({"lengths": "32k,200k,1m", "goal": "names"})
     warnings = _lowered_warning(at)
+    clause = more_headroom_clause(needed, "default")  # the sidebar holds the defaults: said so, as the block says it
     assert len(warnings) == 1 and warnings[0].endswith(
-        "to list more there, give those lengths a stricter goal (Other goal at some lengths) or keep the current "
-        f"settings. {more_headroom_words(needed)}"), warnings
+        "to list more there, give those lengths a stricter goal (Other goal at some lengths) or keep the default "
+        f"settings. {clause[0].upper()}{clause[1:]}."), warnings
     assert "149% headroom" in warnings[0]
     # asking for that headroom on the page: the recommendation lists as much, and the warning is gone
     assert not _lowered_warning(_tuning({"lengths": "32k,200k,1m", "goal": "names"}, headroom=float(needed)))

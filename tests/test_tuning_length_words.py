@@ -44,10 +44,11 @@ def test_the_lowered_listing_warning_names_the_lengths_as_recommend_does() -> No
     assert "1M (lower form: full → names)" in where and "000 tokens" not in where, where
     at = _tuning({"lengths": lengths, "goal": "names"})
     warnings = [w.value for w in at.warning if w.value.startswith("The recommendation lists less")]
-    assert warnings == [(f"The recommendation lists less than the current settings at {where}. It is the cheapest "
+    # the sidebar holds the defaults: "default settings", as recommend's line above says it
+    assert warnings == [(f"The recommendation lists less than the default settings at {where}. It is the cheapest "
                          "setting that still meets the goal. One setting serves every length: to list more there, give "
-                         "those lengths a stricter goal (Other goal at some lengths) or keep the current settings. More "
-                         "headroom lists as much as the current settings at every length only from 149% headroom on.")], \
+                         "those lengths a stricter goal (Other goal at some lengths) or keep the default settings. More "
+                         "headroom lists as much as the default settings at every length only from 149% headroom on.")], \
         warnings
 
 

@@ -33,7 +33,8 @@ from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS,
                         not_deferred_words, request_cost_lines, lowered_changes, outcome_rows, recommendation_lines, sessions_line,
                         verdict_line)
 from .sweep import plan_counts
-from .wording import cap_words, counted, evaluation_share, mean_reciprocal_rank, settings_words, severity_counts
+from .wording import (cap_words, counted, evaluation_share, mean_reciprocal_rank, settings_name, settings_words,
+                      severity_counts)
 from ..engine.listing import collapsed_words
 from ..engine.plan import Plan
 from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, heat_rows, listing_ladder,
@@ -215,8 +216,9 @@ def _settings(plan: Plan, config: ToolSearchConfig, inspector: Inspector, contex
         ("tool names", inspector.naming),
         ("wording profile", f"{inspector.profile.name} ({inspector.profile.source})"),
     ]
+    named = settings_name(config.threshold_pct, config.listing_max_tokens).split()[0]  # "default" or "current"
     parts = [lead + _table(["setting", "value"], rows),
-             "<p>The " + ("current " if recommended is not None else "") + "<code>tools.tool_search</code> block (only the keys that differ from the reference defaults"
+             "<p>The " + (f"{named} " if recommended is not None else "") + "<code>tools.tool_search</code> block (only the keys that differ from the reference defaults"
              + ("" if changed_keys(config) else
                 f"; none do here: {settings_words(config.threshold_pct, config.listing_max_tokens)} are the defaults")
              + "):</p>",
@@ -419,7 +421,7 @@ def _meta(generated: str | None, fingerprint: str | None, source_label: str | No
           config: ToolSearchConfig, context_length: int | None, context_note: str = "", current: bool = False) -> str:
     rows = [("generated", generated or "—"), ("toolsearch version", __version__),
             ("catalog fingerprint", fingerprint or "—"), ("source", source_label or "—"),
-            ("current settings" if current else "settings", f"context length {_context(context_length, context_note)} · "
+            (settings_name(config.threshold_pct, config.listing_max_tokens) if current else "settings", f"context length {_context(context_length, context_note)} · "
                          f"{settings_words(config.threshold_pct, config.listing_max_tokens)} · enabled {config.enabled} · "
                          f"listing {config.listing} · planning tokenizer {plan.planning_tokenizer} · "
                          f"display tokenizer {plan.display_tokenizer}")]
@@ -539,13 +541,17 @@ def recommended_words(rec: MultiRecommendation) -> str:
 
 def current_settings_words(config: ToolSearchConfig, rec: MultiRecommendation) -> str:
     """Which settings the report's listing figures are computed at, beside a recommendation: the
-    current ones (``config``), said to differ from the recommended ones, or to be them."""
+    ``config`` ones (the "default settings" when they are the defaults, else the "current settings",
+    :func:`~toolsearch.analysis.wording.settings_name`), said to differ from the recommended ones, or to be them."""
     now = settings_words(config.threshold_pct, config.listing_max_tokens)
+    named = settings_name(config.threshold_pct, config.listing_max_tokens).capitalize()
+    which = "recommended" if rec.reached else "best reachable"
     if (rec.threshold_pct, rec.listing_max_tokens) == (config.threshold_pct, config.listing_max_tokens):
-        return f"Current settings ({now}): the recommended ones; the figures below are computed at them."
-    return (f"Current settings ({now}), not the recommended ones: the listing, budget, tier, server and cost "
-            "figures below are computed at these; the recommended block to ship is under Recommended settings "
-            "across context lengths.")
+        return f"{named} ({now}): the {which} ones; the figures below are computed at them."
+    return (f"{named} ({now}), not the {which} ones: the listing, budget, tier, server and cost "
+            "figures below are computed at these; the "
+            + ("recommended block to ship" if rec.reached else "best reachable setting's block (the goal is not reached)")
+            + " is under Recommended settings across context lengths.")
 
 
 def tier_and_form(plan: Plan) -> str:
@@ -631,7 +637,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
         ("About this report", _meta(generated, fingerprint, source_label, plan, config, context_length,
                                            context_note, current=recommendation is not None)),
         ("Catalog", _summary(plan, inspector, source_label, context_length)),
-        ("Current settings (the figures below are computed at these)" if recommendation is not None else "Settings",
+        (settings_name(config.threshold_pct, config.listing_max_tokens).capitalize()
+         + " (the figures below are computed at these)" if recommendation is not None else "Settings",
          _settings(plan, config, inspector, context_length, context_note, recommendation)),
         *([recommended_section] if recommendation is None else []),
         ("Listing budget", _budget(plan, config, context_length, context_note)),
@@ -662,7 +669,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
     heading = name + (f" (scope {inspector.scope.name})" if inspector.scope is not None else "")
     subtitle = ((f"Session scope {inspector.scope.name} ({len(inspector.registration.tools):,} of "
                  f"{len(inspector.full_registration.tools):,} tools) · " if inspector.scope is not None else "")
-                + ("Figures below at the current settings: context length " if recommendation is not None
+                + (f"Figures below at the {settings_name(config.threshold_pct, config.listing_max_tokens)}: context length "
+                   if recommendation is not None
                    else "Context length ")
                 + f"{_context(context_length, context_note)} · "
                 f"{settings_words(config.threshold_pct, config.listing_max_tokens)} · {tier_and_form(plan)}")

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Mapping
 
-from ..engine.wording import agree, cap_words, counted, settings_words, threshold_words
+from ..engine.wording import agree, cap_words, counted, settings_name, settings_words, threshold_value, threshold_words
 
 #: How each lint severity is counted (``info`` is not a countable noun on its own).
 SEVERITY_NOUNS: dict[str, tuple[str, str]] = {
@@ -109,7 +109,7 @@ def shown_path(path: str | os.PathLike[str], cwd: str | os.PathLike[str] | None 
     return str(full) if Path(path).is_absolute() else str(path)
 
 
-__all__ = ["counted", "agree", "cap_words", "settings_words", "threshold_words", "severity_counts", "shown_path", "SEVERITY_NOUNS"]
+__all__ = ["counted", "agree", "cap_words", "settings_name", "settings_words", "threshold_value", "threshold_words", "severity_counts", "shown_path", "SEVERITY_NOUNS"]
 
 
 #: The gate term and the coverage floor (docs/reference.md §7.4) in plain words, where a page first

@@ -285,8 +285,17 @@ def load_config(path: str | Path) -> ToolSearchConfig:
             value is not a mapping (message names the file and the place).
     """
     path = Path(path)
-    text = readers.read_text(path, ConfigError, "config file")
-    data = readers.load_yaml(text, str(path), ConfigError)
+    return config_from_text(readers.read_text(path, ConfigError, "config file"), str(path))
+
+
+def config_from_text(text: str, path: str) -> ToolSearchConfig:
+    """:func:`load_config` for a harness ``config.yaml`` already read as ``text`` (an uploaded
+    file, say); ``path`` names it in every warning and error, as :func:`load_config` names the file.
+
+    Raises:
+        ConfigError: ``text`` is not valid YAML, or its top level / ``tools`` value is not a mapping.
+    """
+    data = readers.load_yaml(text, path, ConfigError)
     if data is not None and not isinstance(data, Mapping):
         raise ConfigError(f"{path}: top level: expected a mapping (a harness config.yaml), got {type(data).__name__}")
     tools = (data or {}).get("tools")
@@ -364,6 +373,6 @@ def dump_config_block(config: ToolSearchConfig, base: ToolSearchConfig | None = 
 
 
 __all__ = [
-    "ToolSearchConfig", "parse_config", "load_config", "dump_config_block", "changed_keys", "normalize_tri_state",
+    "ToolSearchConfig", "parse_config", "load_config", "config_from_text", "dump_config_block", "changed_keys", "normalize_tri_state",
     "parse_int", "parse_float", "parse_defer", "replace",
 ]

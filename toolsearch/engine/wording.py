@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Sized
 
+from . import constants as C
+
 
 def counted(n: int, singular: str, plural: str | None = None) -> str:
     """``n`` with thousands separators and the noun in the right number.
@@ -42,6 +44,20 @@ def agree(n: int | Sized, one: str, many: str) -> str:
     return one if count == 1 else many
 
 
+def threshold_value(threshold_pct: float) -> str:
+    """A ``threshold_pct`` value as every surface shows it to a reader (a sentence, a metric, a table
+    cell): the number without trailing zeros and a percent sign.
+
+    Args:
+        threshold_pct: the share of the context length, in percent (``5`` means 5%).
+
+    Returns:
+        e.g. ``threshold_value(2.0)`` → ``"2%"``, ``threshold_value(73.7)`` → ``"73.7%"``. YAML and
+        JSON keep the number itself (``threshold_pct: 2.0``).
+    """
+    return f"{threshold_pct:g}%"
+
+
 def threshold_words(threshold_pct: float) -> str:
     """``threshold_pct`` as prose names it: the setting's name, the value and a percent sign.
 
@@ -53,7 +69,7 @@ def threshold_words(threshold_pct: float) -> str:
         ``"threshold_pct 4.7%"``. Machine-readable outputs (YAML, JSON, CSV, table cells) keep the
         bare number (``threshold_pct: 5``).
     """
-    return f"threshold_pct {threshold_pct:g}%"
+    return f"threshold_pct {threshold_value(threshold_pct)}"
 
 
 def cap_words(listing_max_tokens: int) -> str:
@@ -83,4 +99,22 @@ def settings_words(threshold_pct: float, listing_max_tokens: int) -> str:
     return f"{threshold_words(threshold_pct)}, {cap_words(listing_max_tokens)}"
 
 
-__all__ = ["counted", "agree", "threshold_words", "cap_words", "settings_words"]
+def settings_name(threshold_pct: float, listing_max_tokens: int) -> str:
+    """What a sentence calls the settings it compares with: ``"default settings"`` when both
+    values are the reference defaults (threshold_pct 5%, listing_max_tokens 4,000), else
+    ``"current settings"`` (a config's or the sidebar's own values). The one rule the Tuning page,
+    the report and ``recommend`` follow, so the defaults are never called "current" on one line and
+    "default" on the next.
+
+    Args:
+        threshold_pct: the share of the context length, in percent.
+        listing_max_tokens: the listing's cap, in tokens.
+
+    Returns:
+        ``"default settings"`` or ``"current settings"``.
+    """
+    defaults = (threshold_pct, listing_max_tokens) == (C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)
+    return "default settings" if defaults else "current settings"
+
+
+__all__ = ["counted", "agree", "threshold_value", "threshold_words", "cap_words", "settings_words", "settings_name"]

@@ -26,7 +26,8 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import Catalog, combine, load_text, merged_servers
-from toolsearch.engine.config import ToolSearchConfig, parse_config
+from toolsearch.engine.config import ToolSearchConfig, changed_keys, parse_config
+from toolsearch.engine.wording import counted, settings_words
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.engine.inspector import Inspector
@@ -40,6 +41,7 @@ from toolsearch.engine.scopes import join_escaped, split_escaped
 from toolsearch.ui.cache import (_inspector, _read_sample, collect_released, figure, freeze_cached,  # noqa: F401
                                  memo, release_cached)
 from toolsearch.ui.origin import client_check  # noqa: F401
+from toolsearch.ui.harness_upload import HarnessUpload, harness_upload
 from toolsearch.ui.scope_sidebar import (WHOLE_CATALOG, _scope_sidebar, _selected_scope_arg, app_scopes,  # noqa: F401
                                          put_scope, selected_scope)
 from toolsearch.ui.plan_blocks import (FORM_HELP, SIDEBAR_SETTINGS, STATIC_TABLE_ROWS, TIER_BADGE, int_columns,  # noqa: F401
@@ -457,6 +459,10 @@ def _budget_controls(sb) -> None:
                     args=("listing_max_tokens_exact", "listing_max_tokens", "listing_max_tokens_exact"),
                     label_visibility="collapsed",
                     help="Type an exact number of tokens (200–60,000); the realistic range is about 1,000–10,000.")
+    source = st.session_state.get(SETTINGS_FROM)
+    if source and tuple(source["values"]) == (st.session_state["threshold_pct"], st.session_state["listing_max_tokens"]):
+        sb.caption(f"threshold_pct and listing_max_tokens from {md_escape(visible_name(source['name']))} "
+                   "(its tools.tool_search block).")
     if st.session_state.get("_budget_note"):
         sb.info(st.session_state["_budget_note"], icon=":material/info:")
 
@@ -483,15 +489,97 @@ def _clear_uploads() -> None:
     st.session_state["_upload_store"] = []
 
 
+def unique_uploads(files: Sequence[tuple[str, bytes]]) -> tuple[list[tuple[str, bytes]], list[str]]:
+    """The uploaded files ``(name, bytes)`` with each content read once, in upload order, and a
+    sentence for each file left out because a file with the same bytes is already loaded (Streamlit's
+    uploader keeps a file uploaded again beside the first copy: merged with itself, a catalog named
+    every server twice and repaired them all). ``([], [])`` for no files."""
+    kept: list[tuple[str, bytes]] = []
+    first: dict[bytes, str] = {}
+    repeats: list[str] = []
+    for name, data in files:
+        digest = hashlib.sha256(data).digest()
+        if digest in first:
+            shown = visible_name(name)
+            repeats.append(f"{shown} is already loaded; read once." if name == first[digest] else
+                           f"{shown} has the same content as {visible_name(first[digest])}, which is already loaded; "
+                           "read once.")
+            continue
+        first[digest] = name
+        kept.append((name, data))
+    return kept, repeats
+
+
 @st.cache_resource(show_spinner="Loading the uploaded files…", max_entries=8)
-def _load_uploads(digest: str, _files: tuple[tuple[str, bytes], ...]) -> tuple[Catalog | None, list[str]]:
-    loaded, errors = [], []
+def _load_uploads(digest: str, _files: tuple[tuple[str, bytes], ...]
+                  ) -> tuple[Catalog | None, list[str], list[HarnessUpload]]:
+    """The uploaded files read as one catalog, the errors of those that are not one, and the harness
+    configs among them (read for their settings, not refused as a catalog)."""
+    loaded, errors, harnesses = [], [], []
     for name, data in _files:
+        text = None
         try:
-            loaded.append(load_text(decode_bytes(data, name), name))
+            text = decode_bytes(data, name)
+            loaded.append(load_text(text, name))
         except ToolsearchError as exc:
-            errors.append(str(exc))
-    return (combine(loaded) if loaded else None), errors
+            # only a file that is no catalog is looked at again: a harness config.yaml
+            harness = harness_upload(text, name) if text is not None else None
+            if harness is None:
+                errors.append(str(exc))
+            else:
+                harnesses.append(harness)
+    return (combine(loaded) if loaded else None), errors, harnesses
+
+
+#: ``st.session_state`` key: the harness config whose settings the sidebar took (file name and the
+#: ``(threshold_pct, listing_max_tokens)`` it set), named under the inputs while they hold them.
+SETTINGS_FROM = "_settings_from"
+
+
+def _use_harness_settings(name: str, threshold_pct: float, listing_max_tokens: int) -> None:
+    """on_click of "Use its settings": the sidebar's threshold_pct and listing_max_tokens become the
+    file's (settled as a typed value is: clamped, threshold_pct in 0.1 steps), the file named as their source."""
+    pct, pct_note = settle_budget_value("threshold_pct", threshold_pct)
+    cap, cap_note = settle_budget_value("listing_max_tokens", listing_max_tokens)
+    for key, value in (("threshold_pct", pct), ("listing_max_tokens", cap)):
+        st.session_state[key] = value
+        st.session_state[f"{key}_exact"] = value
+    st.session_state["_budget_note"] = " ".join(n for n in (pct_note, cap_note) if n) or None
+    st.session_state[SETTINGS_FROM] = {"name": name, "values": (pct, cap)}
+
+
+def _harness_notes(sb, harnesses: Sequence[HarnessUpload]) -> None:
+    """Under the catalog uploader, per harness config uploaded: what it sets, a button that reads its
+    threshold_pct and listing_max_tokens into the sidebar, what else it holds, and where its servers
+    can be listed (nothing is started from an upload)."""
+    for i, h in enumerate(harnesses):
+        name = md_escape(visible_name(h.name))
+        if h.error:
+            sb.error(md_escape(visible(h.error)), icon=":material/warning:")
+        elif h.config is None:
+            sb.info(f"{name} is a harness config, not a catalog. It has no tools.tool_search block, so the "
+                    "defaults apply to it; there are no settings to read.", icon=":material/settings:")
+        else:
+            cfg = h.config
+            sb.info(f"{name} is a harness config, not a catalog. Its tools.tool_search block sets "
+                    f"{settings_words(cfg.threshold_pct, cfg.listing_max_tokens)}.", icon=":material/settings:")
+            now = (st.session_state.get("threshold_pct"), st.session_state.get("listing_max_tokens"))
+            held = now == (settle_budget_value("threshold_pct", cfg.threshold_pct)[0],
+                           settle_budget_value("listing_max_tokens", cfg.listing_max_tokens)[0])
+            sb.button("Use its threshold_pct and listing_max_tokens", key=f"harness_settings_{i}",
+                      on_click=_use_harness_settings, args=(h.name, cfg.threshold_pct, cfg.listing_max_tokens),
+                      disabled=held, help="The sidebar already holds them." if held else
+                      "Sets the sidebar's threshold_pct and listing_max_tokens to the file's.")
+            others = [key for key in changed_keys(cfg) if key not in ("threshold_pct", "listing_max_tokens")]
+            if others:
+                sb.caption(f"It also sets {', '.join(others)}, which this button does not read: set "
+                           + ("enabled and listing under Tool search switches" if set(others) <= {"enabled", "listing"}
+                              else "them in the sidebar where it has them") + ".")
+            for warning in cfg.warnings:
+                sb.warning(md_escape(visible(warning)), icon=":material/warning:")
+        if h.servers:
+            sb.caption(f"Its {counted(h.servers, 'MCP server')} (mcp_servers) can be listed on the Live servers "
+                       "page: upload the file there. Nothing is started from this upload.")
 
 
 def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[Catalog | None, str, str]:
@@ -500,7 +588,8 @@ def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[
     options = [*samples, UPLOAD, LIVE]
     sb.selectbox("Catalog source", options, key="catalog",
                  help="A sample catalog shipped with toolsearch, or your own files (catalog YAML/JSON, "
-                      "a recorded tools/list result, or an OpenAI-style function array).")
+                      "a recorded tools/list result, or an OpenAI-style function array; a harness config.yaml "
+                      "among them is read for its tools.tool_search settings).")
     catalog: Catalog | None = None
     source_label = st.session_state["catalog"]
     source_key = ""
@@ -509,11 +598,15 @@ def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[
                          key="uploads", on_change=_store_uploads,
                          help="Several files combine into one catalog. They stay loaded for this browser "
                               "session (until you clear them), on every page.")
-        files = tuple(st.session_state.get("_upload_store") or ())
+        files, repeats = unique_uploads(st.session_state.get("_upload_store") or ())
+        files = tuple(files)
+        for said in repeats:  # a file uploaded again: read once, and said so where the files are
+            sb.caption(md_escape(said))
         if files:
             digest = hashlib.sha256(b"\0".join(n.encode() + b"\0" + d for n, d in files)).hexdigest()[:16]
-            catalog, load_errors = _load_uploads(digest, files)
+            catalog, load_errors, harnesses = _load_uploads(digest, files)
             errors.extend(load_errors)
+            _harness_notes(sb, harnesses)
             if not st.session_state.get("uploads"):
                 sb.caption("Kept for this session: " + ", ".join(md_escape(visible_name(n)) for n, _ in files))
                 sb.button("Clear uploaded files", key="uploads_clear", on_click=_clear_uploads)

@@ -22,6 +22,7 @@ from typing import Any
 import streamlit as st
 
 from toolsearch.analysis import quantities as Q
+from toolsearch.analysis.wording import threshold_value
 from toolsearch.analysis.cachediff import CACHE_EXPLANATION, CacheDiff, Side, compare
 from toolsearch.analysis.serverpairs import plan_pairs
 from toolsearch.analysis.sweep import plan_counts
@@ -203,7 +204,7 @@ def settings_rows(a: Side, b: Side) -> list[dict[str, str]]:
         ("catalog", a.source, b.source),
         ("session scope", _scope_text(a), _scope_text(b)),
         ("context length", _ctx_text(a.context_length), _ctx_text(b.context_length)),
-        ("threshold_pct (%)", f"{a.config.threshold_pct:.1f}", f"{b.config.threshold_pct:.1f}"),
+        ("threshold_pct", threshold_value(a.config.threshold_pct), threshold_value(b.config.threshold_pct)),
         ("listing_max_tokens", f"{a.config.listing_max_tokens:,}", f"{b.config.listing_max_tokens:,}"),
         ("enabled", a.config.enabled, b.config.enabled),
         ("listing", a.config.listing, b.config.listing),

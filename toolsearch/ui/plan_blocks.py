@@ -9,7 +9,7 @@ import streamlit as st
 
 from toolsearch.analysis.sweep import plan_counts
 from toolsearch.analysis.quantities import SERVER_TOKEN_COLUMNS, TIER_LABELS, form_word, length_label
-from toolsearch.analysis.wording import counted
+from toolsearch.analysis.wording import counted, threshold_value
 from toolsearch.engine.listing import collapsed_words
 from toolsearch.engine.plan import Plan
 from toolsearch.analysis import palette
@@ -40,7 +40,7 @@ def settings_words(plan: Plan, whose: str) -> str:
     that also show other settings: ``Sidebar settings (5%, 4,000 tokens) at 200K`` (threshold_pct,
     listing_max_tokens in tokens, context length as :func:`~toolsearch.analysis.quantities.length_label`
     writes it)."""
-    return (f"{whose} ({plan.config.threshold_pct:g}%, {plan.config.listing_max_tokens:,} tokens) "
+    return (f"{whose} ({threshold_value(plan.config.threshold_pct)}, {plan.config.listing_max_tokens:,} tokens) "
             f"at {length_label(plan.context_length)}")
 
 

@@ -20,12 +20,13 @@ from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, request_cost_lines, shorter_length_lines, export_block, keep_called_lines,
-                                           keep_forces_lines, frontier, headroom_action_words, headroom_listing_as_much, large_share_lines,
-                                           lowered_changes, lowered_servers, lowered_where, more_headroom_words, every_length_words, no_tools_lines,
+                                           keep_forces_lines, frontier, headroom_action_words, headroom_listing_as_much, large_share_lines, more_headroom_clause,
+                                           lowered_changes, lowered_servers, lowered_where, every_length_words, no_tools_lines,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
                                            verdict_line, lengths_scope_words, MultiRecommendation)
 from toolsearch.analysis.report import tier_and_form
-from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, cap_words, settings_words, share_cell, threshold_words
+from toolsearch.analysis.wording import (CALLED_LISTED_COLUMN, cap_words, settings_name, settings_words, share_cell,
+                                         threshold_value, threshold_words)
 from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
 from toolsearch.analysis.sessions import listing_evidence, shown_name
 from toolsearch.engine import constants as C
@@ -36,8 +37,58 @@ from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATM
 KEEP_CALLED_LABEL = "Keep called servers named"
 #: The budget metric when the goal is out of reach: the smallest budget that gives the best reachable
 #: listing (``budget_needed``), which the setting's own budget at a length may exceed (the cap's floor of
-#: 200 tokens, or threshold_pct's share of a longer length).
-BEST_REACHABLE_BUDGET_LABEL = "Budget needed for the best reachable listing"
+#: 200 tokens, or threshold_pct's share of a longer length). Not "budget needed": the box beside it says
+#: the budget the goal needs ("it needs a budget of 3,656 tokens"), another quantity.
+BEST_REACHABLE_BUDGET_LABEL = "Smallest budget for the best reachable listing"
+#: The budget metric when the goal is reached but its lengths need different budgets: the largest of
+#: them (``budget_needed``); the help gives each length's, as ``recommend``'s "budget needed" line does.
+LARGEST_BUDGET_LABEL = "Largest budget needed"
+
+
+def answer_name(multi: MultiRecommendation) -> str:
+    """What the page calls the settings it gives, as ``toolsearch recommend`` does: ``Recommended``
+    when the goal is reached, ``Best reachable`` when it is not (the CLI's "best reachable setting"),
+    so a setting that meets no goal is never labeled as the one to ship."""
+    return "Recommended" if multi.reached else "Best reachable"
+
+
+#: The help of "Apply … to the sidebar" when the goal is out of reach.
+NOT_REACHED_HELP = ("The goal is not reached: sets the sidebar's threshold_pct and listing_max_tokens to the best "
+                    "reachable setting, to look at what it gives.")
+
+
+def action_labels(multi: MultiRecommendation) -> tuple[str, str]:
+    """The labels of the page's two actions, the apply button and the block's download: when the
+    goal is out of reach they say the setting is the best reachable one, not an answer to ship."""
+    if multi.reached:
+        return "Apply to the sidebar", "Download tool_search.yaml"
+    return "Apply the best reachable setting to the sidebar", "Download tool_search.yaml (goal not reached)"
+
+
+def budget_label(multi: MultiRecommendation) -> str:
+    """The label of the page's budget metric (``multi.budget_needed``), one name per quantity:
+    ``Budget needed at every length`` (``Budget needed`` for one length), the name of ``recommend``'s
+    line, when the goal is reached with one budget at every length; :data:`LARGEST_BUDGET_LABEL` when
+    the lengths need different budgets; :data:`BEST_REACHABLE_BUDGET_LABEL` when the goal is out of
+    reach (the figure is then the best reachable listing's, not what the goal needs)."""
+    if not multi.reached:
+        return BEST_REACHABLE_BUDGET_LABEL
+    if not multi.one_budget:
+        return LARGEST_BUDGET_LABEL
+    return "Budget needed at every length" if len(multi.contexts) > 1 else "Budget needed"
+#: The goal selector's label: the goal of every listed length without one of its own.
+GOAL_LABEL = "Goal (all other lengths)"
+#: The goal selector's options, short enough to read whole in its half-width column at 1024 px; each
+#: starts with the goal's key, as ``--goal`` and *Other goal at some lengths* take it, and the help
+#: gives each in full (``GOAL_WORDS``, the words of ``recommend``).
+GOAL_OPTIONS: dict[str, str] = {"full": "full · every tool described", "names": "names · every server named",
+                                "listed": "listed · tool names listed", "any": "any · some listing"}
+#: What each goal asks of the listing, in the goal selector's help (the option names it short).
+GOAL_HELP: dict[str, str] = {
+    "full": f"{MULTI_GOAL_WORDS['full']}: every server at full lines",
+    "names": f"{MULTI_GOAL_WORDS['names']}: no server collapses to a summary line",
+    "listed": f"{MULTI_GOAL_WORDS['listed']}: at least one server named, the others may collapse",
+    "any": f"{MULTI_GOAL_WORDS['any']}: summary lines are enough"}
 #: The preset shown once the list of context lengths matches none of the presets.
 CUSTOM = "Custom"
 parse_lengths = common.parse_context_lengths
@@ -198,12 +249,12 @@ def show_frontier(ladder: Ladder, lengths: list, now: tuple, multi, called) -> N
         xy = [(p.listing_tokens, p.called_listed, p.outcome) for p in points]
         marks = [("sidebar", current.listing_tokens, listing_evidence(called, ladder.step_at(current.budget))["called_listed"],
                   "diamond-open"),
-                 ("recommended", recommended.listing_tokens, recommended.called_listed, "star")]
+                 (answer_name(multi).lower(), recommended.listing_tokens, recommended.called_listed, "star")]
     else:
         y_title = "servers named"
         xy = [(p.listing_tokens, p.servers_named, p.outcome) for p in points]
         marks = [("sidebar", current.listing_tokens, current.servers_named, "diamond-open"),
-                 ("recommended", recommended.listing_tokens, recommended.servers_named, "star")]
+                 (answer_name(multi).lower(), recommended.listing_tokens, recommended.servers_named, "star")]
     st.plotly_chart(frontier_chart(xy, marks, y_title), key="tuning_frontier", width="stretch")
     rows = [{"listing (tokens)": p.listing_tokens, "smallest budget (tokens)": p.budget, "listing": p.outcome,
              "marked": ", ".join(name for name, x, _, _ in marks if x == p.listing_tokens)} for p in points]
@@ -265,9 +316,10 @@ def recommended_outcome_words(v: common.View, multi: MultiRecommendation) -> str
     (200K) the recommended settings give tier 1 · form names · 9 of 9 servers named (178 tools);
     the bar at the top is the sidebar's own settings.``"""
     ctx = ctx_text(v.context_length)
+    which = answer_name(multi).lower()  # "best reachable" when the goal is not reached
     if (multi.threshold_pct, multi.listing_max_tokens) == (v.config.threshold_pct, v.config.listing_max_tokens):
-        return f"The sidebar holds the recommended settings: the bar at the top is their outcome at {ctx}."
-    return (f"At the sidebar's context length ({ctx}) the recommended settings give "
+        return f"The sidebar holds the {which} settings: the bar at the top is their outcome at {ctx}."
+    return (f"At the sidebar's context length ({ctx}) the {which} settings give "
             f"{tier_and_form(v.plan_for(v.context_length, multi.apply(v.config)))}; the bar at the top is the "
             "sidebar's own settings.")
 
@@ -314,15 +366,12 @@ if common.require_catalog(v):
     st.text_input("Context lengths (tokens)", key="tuning_contexts",
                   help="Comma-separated, e.g. 32k, 128k, 200k, 1m; 'unknown' for a model whose context length the "
                        "harness does not know (fixed 10,000-token percentage leg).")
-    c3.selectbox("Goal at every length not named below", list(MULTI_GOALS), key="tuning_multi_goal",
-                              format_func=lambda g: MULTI_GOAL_WORDS[g],
-                              help="What the listing in the tool_search description must still give. When it does "
-                                   "not fit its budget, each server's part shrinks, largest first: full lines (each "
-                                   "tool with its short description) → names only → one summary line → nothing. "
-                                   "**every tool with its short description**: every server at full lines. "
-                                   "**every server at names or better**: no server collapses to a summary line. "
-                                   "**tool names listed**: at least one server named (tier 1), the others may "
-                                   "collapse. **some listing**: summary lines are enough.")
+    c3.selectbox(GOAL_LABEL, list(MULTI_GOALS), key="tuning_multi_goal", format_func=GOAL_OPTIONS.__getitem__,
+                 help="What the listing in the tool_search description must still give at every listed length "
+                      "without a goal of its own (Other goal at some lengths, below). When it does "
+                      "not fit its budget, each server's part shrinks, largest first: full lines (each "
+                      "tool with its short description) → names only → one summary line → nothing. "
+                      + " ".join(f"**{GOAL_OPTIONS[g]}**: {GOAL_HELP[g]}." for g in MULTI_GOALS))
     c3.text_input("Other goal at some lengths (optional)", key="tuning_length_goals",
                   placeholder="e.g. 200k=full, 1m=full",
                   help="LENGTH=GOAL items for lengths of the list that need another goal (full, names, listed or "
@@ -396,8 +445,9 @@ if common.require_catalog(v):
         if multi.reached:  # the verdict, as recommend's first line says it (not reached: the box below)
             st.success(verdict_line(multi), icon=":material/check_circle:")
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
-        row.metric("Recommended threshold_pct", f"{multi.threshold_pct:g}%", width="content")
-        row.metric("Recommended listing_max_tokens", f"{multi.listing_max_tokens:,} tokens", width="content")
+        answer = answer_name(multi)  # "Best reachable" when the goal is not reached, as recommend says it
+        row.metric(f"{answer} threshold_pct", threshold_value(multi.threshold_pct), width="content")
+        row.metric(f"{answer} listing_max_tokens", f"{multi.listing_max_tokens:,} tokens", width="content")
         lengths_words = every_length_words([c.context_length for c in multi.contexts])  # "at 200K" with one length
         row.metric(f"Servers named {lengths_words}", f"{worst.servers_named:,} of {worst.servers_total:,}",
                    width="content", help="Tool search is not active at these lengths: there is no listing to name "
@@ -406,7 +456,7 @@ if common.require_catalog(v):
         # (the box below gives that); one label for each quantity
         if not multi.one_budget and multi.reached:  # one figure per length: in the table below
             with_headroom = f"with {multi.headroom_pct:g}% headroom" if multi.headroom_pct else None
-            row.metric("Largest budget needed", f"{multi.budget_needed:,} tokens", with_headroom, delta_color="off",
+            row.metric(budget_label(multi), f"{multi.budget_needed:,} tokens", with_headroom, delta_color="off",
                        delta_arrow="off", width="content",
                        help=f"The budget each length's own goal needs: {multi.budget_words}"
                             + (f" ({with_headroom})." if with_headroom else "."))
@@ -416,8 +466,7 @@ if common.require_catalog(v):
             # out of reach: the smallest budget that gives the best reachable listing, not the budget the setting
             # gives (that is each length's own, in the table: "38 of 64 budget tokens")
             # as recommend's "budget needed" line: "at every length" only where there are two or more
-            row.metric(("Budget needed at every length" if len(multi.contexts) > 1 else "Budget needed")
-                       if multi.reached else BEST_REACHABLE_BUDGET_LABEL,
+            row.metric(budget_label(multi),
                        # no budget: nothing is listed at the shortest length, or listing is off (the box below
                        # says which); "not reachable" under "best reachable" contradicted itself
                        f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "none",
@@ -464,24 +513,27 @@ if common.require_catalog(v):
                        + ", ".join(common.md_escape(common.visible(name)) for name in lost))
                       for c, change, lost in lowered_servers(ladder, cfg, multi)]
         rows = []
+        # the sidebar's settings by what they are: "default" while they are the defaults, as the block says it
+        sidebar_name = settings_name(cfg.threshold_pct, cfg.listing_max_tokens)  # "default settings" / "current settings"
+        sidebar_word = sidebar_name.split()[0]
         for a, b in zip(now, multi.contexts):
             alone = singles[a.context_length]
             rows.append({
                 "context length": ctx_text(a.context_length),
                 **({"goal": multi.goal_at(a.context_length) + (" (gets more)" if b in multi.beyond_goal else "")}
                    if multi.length_goals else {}),
-                "current: listing": f"{a.outcome}\n{a.listing_tokens:,} of {a.budget:,} budget tokens",
-                "recommended: listing": f"{b.outcome}\n{b.listing_tokens:,} of {b.budget:,} budget tokens",
+                f"{sidebar_word}: listing": f"{a.outcome}\n{a.listing_tokens:,} of {a.budget:,} budget tokens",
+                f"{answer.lower()}: listing": f"{b.outcome}\n{b.listing_tokens:,} of {b.budget:,} budget tokens",
                 "change": lowered_at.get(a.context_length, outcome_change(a, b)),
-                "this length alone": (f"{alone.threshold_pct:g}% / {alone.listing_max_tokens:,} tokens"
+                "this length alone": (f"{threshold_value(alone.threshold_pct)} / {alone.listing_max_tokens:,} tokens"
                                       + ("" if alone.reached else " (best reachable)")),
             })
             if b.called_total is not None:
                 rows[-1][CALLED_LISTED_COLUMN] = share_cell(b.called_listed or 0, b.called_total)
                 rows[-1]["searches saved"] = b.searches_saved
         literal_table(rows, key="tuning_multi_table")
-        st.caption(f"Current: {settings_words(cfg.threshold_pct, cfg.listing_max_tokens)} "
-                   f"(the sidebar). Recommended: {settings_words(multi.threshold_pct, multi.listing_max_tokens)}. "
+        st.caption(f"{sidebar_word.capitalize()}: {settings_words(cfg.threshold_pct, cfg.listing_max_tokens)} "
+                   f"(the sidebar). {answer}: {settings_words(multi.threshold_pct, multi.listing_max_tokens)}. "
                    f"“This length alone”: the answer if the config served only "
                    f"that length. Listing tokens are counted with {ladder.planning_tokenizer}."
                    + (" Called tools listed by name: of the deferred tools the recorded sessions called, how many this listing "
@@ -491,42 +543,50 @@ if common.require_catalog(v):
             # the lengths, changes and servers no longer named as recommend writes them (32K, 1M): one function for both
             where = lowered_where(lowered_md)
             if multi.reached:
+                clause = more_headroom_clause(headroom_listing_as_much(ladder, cfg, multi), sidebar_word,
+                                              every_length_words([c.context_length for c in multi.contexts]))
                 why = ("It is the cheapest setting that still meets the goal. One setting serves every length: to list "
-                       "more there, give those lengths a stricter goal (Other goal at some lengths) or keep the current "
-                       "settings. " + more_headroom_words(
-                           headroom_listing_as_much(ladder, cfg, multi),
-                           every_length_words([c.context_length for c in multi.contexts])))
+                       "more there, give those lengths a stricter goal (Other goal at some lengths) or keep the "
+                       f"{sidebar_name}. {clause[0].upper()}{clause[1:]}.")
             else:  # the goal is out of reach: this is the best reachable setting, which meets no goal
                 why = ("The goal is out of reach, and it is the best reachable setting. One setting serves every length: "
                        "to list more there, give the lengths where the goal is out of reach a goal of their own (Other "
-                       "goal at some lengths), or keep the current settings.")
-            st.warning(f"The recommendation lists less than the current settings at {where}. {why}",
+                       f"goal at some lengths), or keep the {sidebar_name}.")
+            subject = "The recommendation" if multi.reached else "The best reachable setting"
+            st.warning(f"{subject} lists less than the {sidebar_name} at {where}. {why}",
                        icon=":material/warning:")
         base = compared_settings(cfg)
         if base is not cfg:  # applied: the sidebar holds it now; say what it lists less than the settings it replaced
             replaced_md = [(c, change if not lost else f"{change}; no longer named: "
                             + ", ".join(common.md_escape(common.visible(name)) for name in lost))
                            for c, change, lost in lowered_servers(ladder, base, multi)]
-            applied = ("The sidebar holds a recommendation applied in place of "
+            thing = "recommendation" if multi.reached else "best reachable setting"
+            applied = (f"The sidebar holds a {thing} applied in place of "
                        f"{settings_words(base.threshold_pct, base.listing_max_tokens)}")
             if replaced_md:
-                st.warning(f"{applied}. Against those settings this recommendation lists less at "
+                st.warning(f"{applied}. Against those settings this {thing} lists less at "
                            f"{lowered_where(replaced_md)}; its block says so.", icon=":material/warning:")
             else:
-                st.info(f"{applied}; this recommendation lists no less than those at any listed length.",
+                st.info(f"{applied}; this {thing} lists no less than those at any listed length.",
                         icon=":material/info:")
         same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
         # the setting to ship, next to the answer: a reviewer need not scroll past the grids for it
         actions = st.container(horizontal=True, gap="small")
-        actions.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
-                       on_click=_apply_to_sidebar,
+        apply_label, download_label = action_labels(multi)
+        # out of reach the answer is no setting to ship: the buttons say so and are not the page's primary action
+        actions.button(apply_label, key="tuning_apply_multi", type="primary" if multi.reached else "secondary",
+                       disabled=same, on_click=_apply_to_sidebar,
                        args=(multi.threshold_pct, multi.listing_max_tokens, (cfg.threshold_pct, cfg.listing_max_tokens)),
-                       help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
-                       else "The sidebar already uses these values.")
-        actions.download_button("Download tool_search.yaml", block_for(v, multi, cfg, ladder), file_name="tool_search.yaml",
+                       help=("The sidebar already uses these values." if same else
+                             "Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation."
+                             if multi.reached else NOT_REACHED_HELP))
+        actions.download_button(download_label, block_for(v, multi, cfg, ladder), file_name="tool_search.yaml",
                                 mime="application/x-yaml", key="tuning_download_top", icon=":material/download:",
-                                help="The tools.tool_search block of this recommendation, with where it came from "
-                                     "(shown in full at the end of this page).")
+                                help=("The tools.tool_search block of this recommendation, with where it came from "
+                                      "(shown in full at the end of this page)." if multi.reached else
+                                      "The tools.tool_search block of the best reachable setting, which does not reach "
+                                      "the goal (its comments say where it falls short; shown in full at the end of "
+                                      "this page)."))
         frontier_box = st.expander("Frontier: listing tokens against servers named, per context length",
                                    key="tuning_frontier_open", on_change="rerun")
         if frontier_box.open:  # drawn only when opened
@@ -540,7 +600,7 @@ if common.require_catalog(v):
     # setting this page proposes collapse?", beside the answer above; else the sidebar's
     collapse_config = multi.apply(cfg) if multi is not None else cfg
     st.markdown(f"**Best collapse per context length** at the "
-                f"{'recommended' if multi is not None else 'sidebar'} settings "
+                f"{answer_name(multi).lower() if multi is not None else 'sidebar'} settings "
                 f"({settings_words(collapse_config.threshold_pct, collapse_config.listing_max_tokens)})")
     st.caption("The reference collapses the largest names block first. For each context length of the list "
                "above this compares that choice with the best one under the same budget: fewest servers "
@@ -572,7 +632,7 @@ if common.require_catalog(v):
                         "context length": length_label(p.context_length), "threshold_pct (%)": p.threshold_pct,
                         "budget (tokens)": p.budget, "decided by": p.budget_winner, "tier": p.tier,
                         "form": p.short_label, "listing (tokens)": p.listing_tokens} for p in grid], key="tuning_grid",
-                        formats={"threshold_pct (%)": "{:.1f}"})
+                        formats={"threshold_pct (%)": "{:g}"})  # 2, 4.7: as threshold_value writes it
     if over_cap.open:
         with over_cap:
             cap_grid = form_grid(ladder, cfg, with_value(HEATMAP_CONTEXT_LENGTHS, ctx), [cfg.threshold_pct],
@@ -631,11 +691,13 @@ if common.require_catalog(v):
     st.subheader("The tools.tool_search block")
     if multi is not None:
         block = block_for(v, multi, cfg, ladder)
-        st.caption("The recommendation above as a harness config block: both budget keys always, enabled, listing "
+        st.caption(("The recommendation above" if multi.reached else
+                    "The best reachable setting above (the goal is not reached, and the block says so)")
+                   + " as a harness config block: both budget keys always, enabled, listing "
                    "and defer when the sidebar sets them; the comments say which catalog, context lengths, goal and "
                    "headroom produced it and what each length gets. `toolsearch recommend --yaml` prints the same.")
         st.code(block, language="yaml", wrap_lines=True)  # its comment lines are longer than the page is wide
-        st.download_button("Download tool_search.yaml", block, file_name="tool_search.yaml", mime="application/x-yaml",
+        st.download_button(action_labels(multi)[1], block, file_name="tool_search.yaml", mime="application/x-yaml",
                            key="tuning_download", icon=":material/download:")
     else:
         st.info(f"Fix the {blocked_by} above to get the block.", icon=":material/info:")
