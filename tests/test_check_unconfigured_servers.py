@@ -6,6 +6,7 @@ the new server took no room and pushed no other server down to a summary line.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import yaml
@@ -18,16 +19,20 @@ GATE = ["--context-lengths", "32k,200k,1m", "--goal", "names"]
 SETTINGS = "tools:\n  tool_search:\n    threshold_pct: 5.1\n    listing_max_tokens: 1621\n"
 
 
-#: The catalog's MCP servers: a config that configures some configures the others too, unless a test
-#: is about one it leaves out (that is a warning of its own: tests/test_config_servers_agree.py).
-CATALOG_SERVERS = [server["name"] for server in yaml.safe_load(Path(CATALOG).read_text(encoding="utf-8"))["servers"]
-                   if server.get("kind", "mcp") == "mcp"]
+@functools.cache
+def catalog_servers() -> tuple[str, ...]:
+    """The catalog's MCP servers: a config that configures some configures the others too, unless a
+    test is about one it leaves out (that is a warning of its own: tests/test_config_servers_agree.py).
+    Read when a test first needs them, not when the module is imported: every pytest-xdist worker
+    imports every test module, and parsing this YAML took 0.6 s of CPU in each."""
+    return tuple(server["name"] for server in yaml.safe_load(Path(CATALOG).read_text(encoding="utf-8"))["servers"]
+                 if server.get("kind", "mcp") == "mcp")
 
 
 def write_config(tmp_path: Path, servers: str) -> str:
     path = tmp_path / "config.yaml"
     given = yaml.safe_load("mcp_servers:\n" + servers)["mcp_servers"]
-    rest = "".join(f"  {name}: {{command: mcp-{name}}}\n" for name in CATALOG_SERVERS if name not in given)
+    rest = "".join(f"  {name}: {{command: mcp-{name}}}\n" for name in catalog_servers() if name not in given)
     path.write_text("mcp_servers:\n" + servers + rest + SETTINGS, encoding="utf-8")
     return str(path)
 

@@ -13,13 +13,12 @@ import yaml
 from conftest import run_cli
 from toolsearch.engine.invisible import find_hidden, marker, reveal
 
-CF = [chr(code) for code in range(0x110000) if unicodedata.category(chr(code)) == "Cf"]
-
 
 def test_every_format_character_is_found_and_shown():
-    assert len(CF) > 150
+    format_chars = [chr(code) for code in range(0x110000) if unicodedata.category(chr(code)) == "Cf"]
+    assert len(format_chars) > 150
     # emoji tag characters spell flags only after U+1F3F4; alone each is a TAG marker
-    missed = [f"U+{ord(c):04X}" for c in CF if not find_hidden(f"a{c}b") or reveal(f"a{c}b") == f"a{c}b"]
+    missed = [f"U+{ord(c):04X}" for c in format_chars if not find_hidden(f"a{c}b") or reveal(f"a{c}b") == f"a{c}b"]
     assert missed == []
 
 
