@@ -1367,18 +1367,20 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                 "the model receives them in the listing's heading for this server (tool names replace them)",
                 "Rename the server in the client config so its name has no invisible characters.",
                 "server name", hidden.offset))
-    findings.extend(lookalikes(catalog, naming))
+    findings.extend(lookalikes(catalog, naming, _straightforward=_straightforward))
     return findings
 
 
-def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
+def lookalikes(catalog: Catalog, naming: str = "prefixed", *, _straightforward: bool = False) -> list[Finding]:
     """``lookalike-name`` findings: a server (or a tool of another server) whose name reads like
     another one's but is written with other characters (``gіthub`` with a Cyrillic ``і`` beside
     ``github``; :mod:`toolsearch.analysis.lookalike`): an error, on the name(s) written with
     characters of another script or full-width forms (on both when neither is, ``paypa1`` and
     ``paypal``). A name written with
     characters of other scripts (or full-width forms) that read as ASCII letters, with no twin in
-    the catalog, is a warning."""
+    the catalog, is a warning. ``_straightforward`` (for tests) compares every two names of a
+    group of look-alikes (:class:`_LookalikeGroup` finds the same first twin and count in time
+    linear in the group)."""
     import unicodedata  # noqa: PLC0415
 
     from .lookalike import looks_alike, odd_characters, skeleton  # noqa: PLC0415
@@ -1404,24 +1406,41 @@ def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
 
     twinned: set[str] = set()
     for group in groups([(s.name, s) for s in catalog.servers]):
+        indexed = None if _straightforward else _LookalikeGroup(group, disguised, lambda item: item.name)
         for name in group:
-            others = [m for m in group if looks_alike(name, m) and name in blamed(name, m)]
-            if not others:
+            if indexed is None:
+                others = [m for m in group if looks_alike(name, m) and name in blamed(name, m)]
+                twin = others[0] if others else None
+            else:
+                found = indexed.twin(name, None)
+                twin = found[0][0] if found else None
+            if twin is None:
                 continue
             twinned.add(name)
             findings.append(Finding("lookalike-name", "error", name, "", "",
-                                    f"server {quoted_short(name)} looks like server {quoted_short(others[0])} "
-                                    f"({odd_characters(name, others[0])}): its tools can pass for the other server's",
+                                    f"server {quoted_short(name)} looks like server {quoted_short(twin)} "
+                                    f"({odd_characters(name, twin)}): its tools can pass for the other server's",
                                     fix))
     for group in groups([(t.name, (s, t)) for s in catalog.servers for t in s.tools]):
+        indexed = None if _straightforward else _LookalikeGroup(group, disguised, lambda item: item[0].name)
         for name, items in group.items():
-            others = [(m, item) for m in group if looks_alike(name, m) and name in blamed(name, m) for item in group[m]]
+            if indexed is None:
+                others = [(m, item) for m in group if looks_alike(name, m) and name in blamed(name, m)
+                          for item in group[m]]
             for server, tool in items:
-                elsewhere = [(m, other_server) for m, (other_server, _) in others if other_server.name != server.name]
-                if not elsewhere:
-                    continue  # look-alikes within one server: the sanitizing and duplicate checks see those
+                if indexed is None:
+                    elsewhere = [(m, other_server) for m, (other_server, _) in others
+                                 if other_server.name != server.name]
+                    if not elsewhere:
+                        continue  # look-alikes within one server: the sanitizing and duplicate checks see those
+                    (first, first_server), more = elsewhere[0], len(elsewhere) - 1
+                else:
+                    found = indexed.twin(name, server.name)
+                    if found is None:
+                        continue
+                    (first, (first_server, _)), count = found
+                    more = count - 1
                 twinned.add(f"{server.name}\0{name}")
-                (first, first_server), more = elsewhere[0], len(elsewhere) - 1
                 also = f" (and {more} more)" if more else ""
                 findings.append(Finding(
                     "lookalike-name", "error", server.name, tool.name,
@@ -1444,6 +1463,84 @@ def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
                 f"({odd_characters(name)}): it reads like a name it is not",
                 "Use the plain ASCII name, or check where this server comes from.", "name" if tool_name else ""))
     return findings
+
+
+class _LookalikeGroup:
+    """One group of look-alike names (equal skeletons), indexed so that each name's first twin and
+    number of twins are found without comparing it with every other name of the group (a group of
+    thousands of names, e.g. one name written with ``l``, ``1`` and ``I`` in every combination,
+    took minutes).
+
+    The twins of ``name`` are the entries ``(other name, item)`` of the group, in the group's order
+    (names in order, each name's items in order), whose name differs from ``name`` beyond case
+    (:func:`~toolsearch.analysis.lookalike.looks_alike` within a group) and on which the blame
+    falls on ``name``: every entry if ``name`` is disguised, else only entries of undisguised
+    names. With ``server``, the entries whose item is on that server (by ``server_of``) are left
+    out too (look-alikes within one server are the sanitizing and duplicate checks' business).
+    """
+
+    def __init__(self, group: Mapping[str, Sequence[Any]], disguised: Callable[[str], bool],
+                 server_of: Callable[[Any], str]) -> None:
+        self._disguised = {name: disguised(name) for name in group}
+        # pool True: every entry; pool False: the entries of undisguised names
+        self._pools = {pool: _TwinPool([(name, item, name.casefold(), server_of(item))
+                                        for name, items in group.items() if pool or not self._disguised[name]
+                                        for item in items])
+                       for pool in (True, False)}
+
+    def twin(self, name: str, server: str | None) -> tuple[tuple[str, Any], int] | None:
+        """``((first twin's name, its item), number of twins)`` of ``name`` (leaving out
+        ``server``'s entries when given), or ``None`` when it has none."""
+        return self._pools[self._disguised[name]].first(name.casefold(), server)
+
+
+class _TwinPool:
+    """Entries ``(name, item, casefolded name, server)`` in order, answering "the first entry whose
+    casefolded name is not ``c`` (and whose server is not ``s``), and how many there are" in
+    constant time, from a few entries and counts found once."""
+
+    def __init__(self, entries: list[tuple[str, Any, str, str]]) -> None:
+        from collections import Counter
+
+        self.entries = entries
+        self.by_fold = Counter(e[2] for e in entries)
+        self.by_server = Counter(e[3] for e in entries)
+        self.by_both = Counter((e[2], e[3]) for e in entries)
+
+        def first(where: Callable[[tuple[str, Any, str, str]], bool]) -> tuple[str, Any, str, str] | None:
+            return next((e for e in entries if where(e)), None)
+
+        a = entries[0] if entries else None
+        # first entry of another casefolded name than the first's (b), and of those the first on
+        # another server than b's (b2); first entry on another server than the first's (c), and
+        # of those the first with another casefolded name than c's (c2)
+        b = first(lambda e: e[2] != a[2]) if a else None
+        b2 = first(lambda e: e[2] != a[2] and e[3] != b[3]) if a and b else None
+        c = first(lambda e: e[3] != a[3]) if a else None
+        c2 = first(lambda e: e[3] != a[3] and e[2] != c[2]) if a and c else None
+        self.a, self.b, self.b2, self.c, self.c2 = a, b, b2, c, c2
+
+    def first(self, fold: str, server: str | None) -> tuple[tuple[str, Any], int] | None:
+        """The first entry whose casefolded name is not ``fold`` and, with ``server``, whose server
+        is not ``server``, as ``((name, item), count of such entries)``; ``None`` if there is none."""
+        a = self.a
+        if a is None:
+            return None
+        if server is None:
+            count = len(self.entries) - self.by_fold[fold]
+            found = a if a[2] != fold else self.b
+        else:
+            count = (len(self.entries) - self.by_fold[fold] - self.by_server[server]
+                     + self.by_both[fold, server])
+            if a[2] != fold and a[3] != server:
+                found = a
+            elif a[2] == fold:  # past every entry of a's casefolded name: b, else the first of those on another server
+                found = self.b if self.b is not None and self.b[3] != server else self.b2
+            else:  # a is on the server (another casefolded name): c, else the first of those of another name
+                found = self.c if self.c is not None and self.c[2] != fold else self.c2
+        if found is None or count == 0:
+            return None
+        return (found[0], found[1]), count
 
 
 #: Joins the strings of a catalog for one scan: none of the checks' patterns can match across it
