@@ -1258,6 +1258,7 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
             if len(tool.name) >= 6 and re.search(r"[_\-]|[a-z][A-Z]", tool.name):
                 names.setdefault(tool.name, []).append((other.name, tool.name))
     own_names = {server.name: {t.name for t in server.tools} for server in catalog.servers}
+    named_tools = None if _straightforward else _NamedTools(names)
     # Every string first, then each check once over all of them joined (regex scans in C); only
     # the strings a check can fire on are looked at one by one, with the same code as before.
     entries: list[tuple[Any, Any, str, list[tuple[str, str]], list[tuple[str, str, Any]]]] = []
@@ -1338,7 +1339,9 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                         "into a link or image.", field, offset)
             if field == "name" or not flagged_shadow:
                 continue
-            for offset, what in _shadow_hits(text, names, server.name, own_names[server.name]):
+            shadowed = (_shadow_hits(text, names, server.name, own_names[server.name]) if named_tools is None
+                        else named_tools.hits(text, server.name, own_names[server.name]))
+            for offset, what in shadowed:
                 add("shadowing", "warning", what,
                     "A tool should describe itself only; remove references to other servers' tools.", field, offset)
         for how, text, where in views:
@@ -1675,22 +1678,109 @@ def _flagged(texts: list[str], prose: list[str], names: Mapping[str, Any]) -> tu
 _WORD = re.compile(r"[\w-]+")
 
 
+#: Other servers' tools that one word of a text is said to name, a ``shadowing`` finding each; past
+#: it one more finding at the word says how many more servers have such a tool (a tool name on
+#: thousands of servers, named in the text of thousands of others, made a finding per pair).
+SHADOWED_NAMED = OTHERS_NAMED
+
+
+def _more_shadowed(word: str, more: int) -> str:
+    """The ``shadowing`` message for the other servers past :data:`SHADOWED_NAMED` that ``word`` names."""
+    return (f"names {quoted_short(word)}, a tool on {more:,} more other {'server' if more == 1 else 'servers'} too "
+            f"(only the first {SHADOWED_NAMED} are named, one finding each; these are not listed)")
+
+
 def _shadow_hits(text: str, names: Mapping[str, list[tuple[str, str]]], server: str,
                  own: set[str]) -> list[tuple[int, str]]:
+    """``(offset, message)`` of each ``shadowing`` hit in ``text`` of a tool of ``server`` (whose
+    own tool names are ``own``): every word naming another server's tool (``names``: word → the
+    ``(server, tool)`` pairs it names), at most :data:`SHADOWED_NAMED` per word and then one hit
+    counting the rest, and the other-tools pattern. The straightforward reading of every pair;
+    :func:`_shadow_hits_indexed` gives the same hits without walking a word's pairs past the ones named."""
     hits: list[tuple[int, str]] = []
     reported: set[tuple[str, str]] = set()
     for match in _WORD.finditer(text):
         word = match.group(0)
+        listed = more = 0
         for other, tool in names.get(word, ()):
             # another server's tool; a raw name the server itself also has refers to its own tool
             if other == server or (word == tool and word in own) or (other, tool) in reported:
                 continue
             reported.add((other, tool))
+            if listed == SHADOWED_NAMED:
+                more += 1
+                continue
+            listed += 1
             hits.append((match.start(), f"names {shortened(other)}'s tool {quoted_short(tool)} (another server)"))
+        if more:
+            hits.append((match.start(), _more_shadowed(word, more)))
     match = _OTHER_TOOLS.search(text)
     if match:
         hits.append((match.start(), f"tells the model how to use other tools: {quoted(match.group(0)[:80])}"))
     return hits
+
+
+class _NamedTools:
+    """The words of :func:`_shadow_hits` (every wire name and distinctive raw name → the
+    ``(server, tool)`` pairs it names), indexed so that a word naming tools on thousands of servers
+    is answered from counts: its distinct pairs in catalog order, the pairs whose tool is not the
+    word itself (a server's text naming its own tool skips the others), and for a word with more
+    than :data:`SHADOWED_NAMED` pairs, their set and their counts per server."""
+
+    def __init__(self, names: Mapping[str, list[tuple[str, str]]]) -> None:
+        from collections import Counter
+
+        self.pairs: dict[str, list[tuple[str, str]]] = {}
+        self.not_itself: dict[str, list[tuple[str, str]]] = {}
+        self.many: dict[str, tuple[set[tuple[str, str]], Counter, Counter]] = {}
+        for word, found in names.items():
+            pairs = list(dict.fromkeys(found))
+            self.pairs[word] = pairs
+            if any(tool == word for _, tool in pairs):
+                self.not_itself[word] = [p for p in pairs if p[1] != word]
+            if len(pairs) > SHADOWED_NAMED:
+                self.many[word] = (set(pairs), Counter(o for o, _ in pairs),
+                                   Counter(o for o, t in pairs if t == word))
+
+    def hits(self, text: str, server: str, own: set[str]) -> list[tuple[int, str]]:
+        """:func:`_shadow_hits` of ``text`` for a tool of ``server`` with own tool names ``own``."""
+        hits: list[tuple[int, str]] = []
+        reported: set[tuple[str, str]] = set()
+        counted: dict[str, bool] = {}  # words past SHADOWED_NAMED in this text -> whether the server has that tool
+
+        def in_counted(pair: tuple[str, str]) -> bool:
+            return any(pair in self.many[w][0] and not (mine and pair[1] == w) for w, mine in counted.items())
+
+        for match in _WORD.finditer(text):
+            word = match.group(0)
+            pairs = self.pairs.get(word)
+            if not pairs or word in counted:
+                continue
+            mine = word in own
+            candidates = self.not_itself.get(word, pairs) if mine else pairs
+            listed = 0
+            for pair in candidates:
+                if pair[0] == server or pair in reported or (counted and in_counted(pair)):
+                    continue
+                if listed == SHADOWED_NAMED:
+                    break
+                listed += 1
+                reported.add(pair)
+                hits.append((match.start(), f"names {shortened(pair[0])}'s tool {quoted_short(pair[1])} (another server)"))
+            else:
+                continue
+            # past the first SHADOWED_NAMED: count the candidates not on this server and not reported
+            members, by_server, itself_by_server = self.many[word]
+            on_server = by_server[server] - (itself_by_server[server] if mine else 0)
+            seen = sum(1 for pair in reported if pair in members and pair[0] != server and not (mine and pair[1] == word))
+            more = len(candidates) - on_server - seen
+            counted[word] = mine
+            if more:
+                hits.append((match.start(), _more_shadowed(word, more)))
+        match = _OTHER_TOOLS.search(text)
+        if match:
+            hits.append((match.start(), f"tells the model how to use other tools: {quoted(match.group(0)[:80])}"))
+        return hits
 
 
 # --- what the official SDK rejects -------------------------------------------------------------
