@@ -54,9 +54,10 @@ def test_a_tool_on_many_servers_is_named_ten_times_then_counted() -> None:
     servers.append(("chat", [("post_message", ["Post", "it;", "call", "create_issue", "or", "create_issue", "first"])]))
     found = _shadowing(L.poisoning(_catalog(servers), "prefixed"))
     assert [f.server for f in found] == ["chat"] * 11
+    counted = ("names 'create_issue', a tool on 15 more other servers too (only the first 10 are named, one finding "
+               "each; these are not listed)")
     assert [f.message for f in found] == [f"names gh-{k}'s tool 'create_issue' (another server)" for k in range(10)] + [
-        "names 'create_issue', a tool on 15 more other servers too (only the first 10 are named, one finding each; "
-        "these are not listed)"]
+        counted]
     assert {f.offset for f in found} == {len("Post it; call ")}
 
 
