@@ -25,7 +25,7 @@ def _inspector(servers: int) -> Inspector:
 
 
 def _figure_data(fragment: str) -> list:
-    match = re.search(r"Plotly\.newPlot\(\s*\"[^\"]+\",\s*(\[.*?\]),\s*\{", fragment, re.S)
+    match = re.search(r"Plotly\.newPlot\(\s*\"[^\"]+\",\s*(\[.*?\]),\s*\{", fragment, re.DOTALL)
     assert match, fragment[:300]
     return json.loads(match.group(1))
 
