@@ -5,7 +5,10 @@ Usage: ``python -m benchmarks.scale [--tools 20000,200000] [--few-servers 20] [-
 temporary folder as compact JSON, outside the measured part):
 
 * ``--tools N``: N tools in ``--few-servers`` servers (many tools in few servers);
-* ``--one-tool N``: N servers of one tool each (many one-tool servers).
+* ``--one-tool N``: N servers of one tool each (many one-tool servers);
+* ``--hostile N``: N servers of one tool each, every tool name a look-alike spelling of one name
+  (``l``, ``1``, ``I``; ``o``, ``0``, Cyrillic ``о``) and every description naming a tool that half
+  of the servers have (the pairwise checks: look-alike names, tools named in other servers' text).
 
 Tool names (``<verb>_<domain>_<noun>``, unique in the catalog, a number appended when drawn twice)
 and short descriptions are drawn from fixed word lists with a seeded ``random.Random``, so a size
@@ -20,6 +23,7 @@ nothing. CPU times are printed because wall times on a shared machine depend on 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -71,12 +75,27 @@ def catalog_data(n_tools: int, n_servers: int, seed: int = 0) -> dict:
     return {"name": f"{n_tools:,} tools on {n_servers:,} servers", "servers": servers}
 
 
-def catalog_file(n_tools: int, n_servers: int) -> Path:
-    """:func:`catalog_data` as compact JSON in the temporary folder (written once per size)."""
-    path = Path(tempfile.gettempdir()) / f"toolsearch-scale-{n_tools}-{n_servers}.json"
+def hostile_data(n_servers: int) -> dict:
+    """``n_servers`` one-tool servers: tool names that are look-alike spellings of one name, each
+    description naming ``create_record``, the tool of every other server."""
+    spellings = itertools.product(*({"l": "l1I", "o": "o0\u043e"}.get(c, c) for c in "tool_lo_lo_lo_lo_lo_lo_lo_lo"))
+    servers = []
+    for s, letters in zip(range(n_servers), spellings):
+        name = "create_record" if s % 2 else "".join(letters)
+        servers.append({"name": f"srv-{s:06d}", "tools": [
+            {"name": name, "description": "Reads a record; call create_record first to make one.",
+             "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}}]})
+    return {"name": f"{n_servers:,} servers of look-alike names", "servers": servers}
+
+
+def catalog_file(n_tools: int, n_servers: int, hostile: bool = False) -> Path:
+    """:func:`catalog_data` (or :func:`hostile_data`) as compact JSON in the temporary folder
+    (written once per size)."""
+    path = Path(tempfile.gettempdir()) / f"toolsearch-scale-{'hostile-' if hostile else ''}{n_tools}-{n_servers}.json"
     if not path.exists():
+        data = hostile_data(n_servers) if hostile else catalog_data(n_tools, n_servers)
         partial = path.with_suffix(f".{os.getpid()}.part")
-        partial.write_text(json.dumps(catalog_data(n_tools, n_servers), separators=(",", ":")), encoding="utf-8")
+        partial.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
         partial.replace(path)
     return path
 
@@ -133,6 +152,8 @@ def main() -> None:
     parser.add_argument("--few-servers", type=int, default=20, help="servers of those catalogs (default 20)")
     parser.add_argument("--one-tool", type=_sizes, default=[2_000, 20_000],
                         help="server counts for catalogs of one-tool servers (default 2000,20000; empty: none)")
+    parser.add_argument("--hostile", type=_sizes, default=[],
+                        help="server counts for catalogs of look-alike names naming each other (default: none)")
     parser.add_argument("--only", type=lambda t: t.split(","), default=list(COMMANDS),
                         help=f"commands to time (default {','.join(COMMANDS)})")
     args = parser.parse_args()
@@ -140,9 +161,10 @@ def main() -> None:
     if unknown:
         parser.error(f"--only: unknown command(s) {', '.join(sorted(unknown))}; expected {', '.join(COMMANDS)}")
     print(f"machine: {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.1f} at start")
-    shapes = [(n, min(args.few_servers, n)) for n in args.tools] + [(n, n) for n in args.one_tool]
-    for n_tools, n_servers in shapes:
-        path = catalog_file(n_tools, n_servers)
+    shapes = ([(n, min(args.few_servers, n), False) for n in args.tools] + [(n, n, False) for n in args.one_tool]
+              + [(n, n, True) for n in args.hostile])
+    for n_tools, n_servers, hostile in shapes:
+        path = catalog_file(n_tools, n_servers, hostile)
         print(f"{n_tools:,} tools on {n_servers:,} servers ({path.stat().st_size:,} bytes, {path.name}):")
         measure(path, args.only)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
