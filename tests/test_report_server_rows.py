@@ -5,6 +5,7 @@ and where every one is: 20,000 one-tool servers made a 50 MB report. Below the c
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from toolsearch.analysis import report as R
 from toolsearch.analysis.charts import listing_key_rows
@@ -78,3 +79,9 @@ def test_a_report_past_the_cap_says_so_and_one_at_it_does_not() -> None:
         line = f"The first {limit:,} of {servers:,} servers; the other 3 are not shown here"
         assert (line in html) == cut
         assert html.count("is not shown here") == 0
+
+
+def test_the_manual_quotes_the_cap() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "app.md").read_text(encoding="utf-8")
+    assert (f"show the first {C.REPORT_SERVER_ROWS} rows (the steps: the first and last "
+            f"{C.REPORT_SERVER_ROWS // 2}), with a line saying how many are not shown") in text
