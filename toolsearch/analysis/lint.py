@@ -1276,8 +1276,9 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
     # naming and wire names give the same findings, computed once (a second pass took a fifth of
     # the report's time on a large catalog).
     key = (naming, _straightforward, tuple(wire for _, _, wire in checked))
-    if _POISONING_MEMO and _POISONING_MEMO[0]() is catalog and _POISONING_MEMO[1] == key:
-        return list(_POISONING_MEMO[2])
+    last = _POISONING_MEMO.get("last")  # one read: another thread (an app session) may replace it meanwhile
+    if last is not None and last[0]() is catalog and last[1] == key:
+        return list(last[2])
     entries: list[tuple[Any, Any, str, list[tuple[str, str]], list[tuple[str, str, Any]]]] = []
     for server, tool, wire in checked:
         strings = model_strings(tool)
@@ -1381,13 +1382,13 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                 "Rename the server in the client config so its name has no invisible characters.",
                 "server name", hidden.offset))
     findings.extend(lookalikes(catalog, naming, _straightforward=_straightforward))
-    _POISONING_MEMO[:] = [weakref.ref(catalog), key, tuple(findings)]
+    _POISONING_MEMO["last"] = (weakref.ref(catalog), key, tuple(findings))
     return findings
 
 
-#: The last :func:`poisoning` call: ``[weak reference to its catalog, (naming, straightforward,
-#: wire names), findings]`` (empty before the first).
-_POISONING_MEMO: list[Any] = []
+#: The last :func:`poisoning` call under ``"last"``: ``(weak reference to its catalog, (naming,
+#: straightforward, wire names), findings)`` (empty before the first).
+_POISONING_MEMO: dict[str, tuple[Any, tuple, tuple[Finding, ...]]] = {}
 
 
 def lookalikes(catalog: Catalog, naming: str = "prefixed", *, _straightforward: bool = False) -> list[Finding]:
