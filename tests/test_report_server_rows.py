@@ -85,3 +85,18 @@ def test_the_manual_quotes_the_cap() -> None:
     text = (Path(__file__).resolve().parent.parent / "docs" / "app.md").read_text(encoding="utf-8")
     assert (f"show the first {C.REPORT_SERVER_ROWS} rows (the steps: the first and last "
             f"{C.REPORT_SERVER_ROWS // 2}), with a line saying how many are not shown") in text
+
+
+def test_the_poisoning_table_says_how_many_findings_it_leaves_out() -> None:
+    """Three servers' texts name a tool of twelve others: eleven findings each (ten named, one
+    counting the rest); a table cut at four says how many it leaves out."""
+    servers = [Server(name=f"gh-{k}", tools=(Tool(name="create_issue", description="Open an issue.",
+                                                  input_schema={"type": "object"}),)) for k in range(12)]
+    servers += [Server(name=f"chat-{k}", tools=(Tool(name="post_message", description="Post it; call create_issue first.",
+                                                     input_schema={"type": "object"}),)) for k in range(3)]
+    inspector = Inspector(Catalog(name="shadows", servers=tuple(servers)))
+    whole = R._poisoning(inspector)
+    assert _rows(whole) == 3 * 11 and "The first" not in whole
+    cut = R._poisoning(inspector, limit=4)
+    assert _rows(cut) == 4
+    assert cut.endswith('<p class="muted">The first 4 of 33 findings (<code>toolsearch lint</code> lists every one).</p>')

@@ -432,9 +432,10 @@ def _notes(plan: Plan, inspector: Inspector, notes: Sequence[str] = ()) -> str:
     return "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
 
 
-def _poisoning(inspector: Inspector) -> str:
+def _poisoning(inspector: Inspector, limit: int = 300) -> str:
     """Hidden characters, instructions to the model, URLs carrying conversation data, look-alike
-    names and shadowing (:func:`toolsearch.analysis.lint.poisoning`)."""
+    names and shadowing (:func:`toolsearch.analysis.lint.poisoning`): the first ``limit`` findings,
+    as the lint table shows them, and a line saying how many more there are."""
     from .lint import poisoning  # noqa: PLC0415
 
     found = poisoning(inspector.catalog, inspector.naming)
@@ -443,8 +444,10 @@ def _poisoning(inspector: Inspector) -> str:
                 "look-alike names or references to other servers' tools.</p>")
     rows = [(f.severity, f.rule, shortened(f.server), shortened(f.tool), f.field, "" if f.offset is None else f.offset,
              f.message)
-            for f in found]
-    return _table(["severity", "rule", "server", "tool", "field", "offset", "finding"], rows, numeric=(5,))
+            for f in found[:limit]]
+    more = (f'<p class="muted">The first {limit:,} of {len(found):,} findings (<code>toolsearch lint</code> lists every '
+            "one).</p>" if len(found) > limit else "")
+    return _table(["severity", "rule", "server", "tool", "field", "offset", "finding"], rows, numeric=(5,)) + more
 
 
 def _meta(generated: str | None, fingerprint: str | None, source_label: str | None, plan: Plan,
