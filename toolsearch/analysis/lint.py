@@ -1740,22 +1740,22 @@ def _shadow_hits(text: str, names: Mapping[str, list[tuple[str, str]]], server: 
 class _NamedTools:
     """The words of :func:`_shadow_hits` (every wire name and distinctive raw name → the
     ``(server, tool)`` pairs it names), indexed so that a word naming tools on thousands of servers
-    is answered from counts: its distinct pairs in catalog order, the pairs whose tool is not the
-    word itself (a server's text naming its own tool skips the others), and for a word with more
-    than :data:`SHADOWED_NAMED` pairs, their set and their counts per server."""
+    is answered from counts: its distinct pairs in catalog order and, for a word with more than
+    :data:`SHADOWED_NAMED` pairs, the pairs whose tool is not the word itself (a server's text
+    naming its own tool skips the others), their set and their counts per server."""
 
     def __init__(self, names: Mapping[str, list[tuple[str, str]]]) -> None:
         from collections import Counter
 
-        self.pairs: dict[str, list[tuple[str, str]]] = {}
+        self.pairs: dict[str, list[tuple[str, str]]] = dict(names)  # most words name one tool: kept as they are
         self.not_itself: dict[str, list[tuple[str, str]]] = {}
         self.many: dict[str, tuple[set[tuple[str, str]], Counter, Counter]] = {}
         for word, found in names.items():
-            pairs = list(dict.fromkeys(found))
-            self.pairs[word] = pairs
-            if any(tool == word for _, tool in pairs):
-                self.not_itself[word] = [p for p in pairs if p[1] != word]
+            if len(found) == 1:
+                continue
+            pairs = self.pairs[word] = list(dict.fromkeys(found))
             if len(pairs) > SHADOWED_NAMED:
+                self.not_itself[word] = [p for p in pairs if p[1] != word]
                 self.many[word] = (set(pairs), Counter(o for o, _ in pairs),
                                    Counter(o for o, t in pairs if t == word))
 
@@ -1774,7 +1774,10 @@ class _NamedTools:
             if not pairs or word in counted:
                 continue
             mine = word in own
-            candidates = self.not_itself.get(word, pairs) if mine else pairs
+            if mine:  # the server's own tool of that name: the pairs naming the word's own tool are left out
+                candidates = self.not_itself[word] if word in self.many else [p for p in pairs if p[1] != word]
+            else:
+                candidates = pairs
             listed = 0
             for pair in candidates:
                 if pair[0] == server or pair in reported or (counted and in_counted(pair)):
