@@ -117,6 +117,7 @@ from __future__ import annotations
 
 import re
 import statistics
+import weakref
 from collections.abc import Mapping as _MappingABC
 from dataclasses import dataclass
 from typing import Any, Callable, Collection, Iterator, Mapping, Sequence
@@ -1258,9 +1259,10 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
             if len(tool.name) >= 6 and re.search(r"[_\-]|[a-z][A-Z]", tool.name):
                 names.setdefault(tool.name, []).append((other.name, tool.name))
     own_names = {server.name: {t.name for t in server.tools} for server in catalog.servers}
+    named_tools = None if _straightforward else _NamedTools(names)
     # Every string first, then each check once over all of them joined (regex scans in C); only
     # the strings a check can fire on are looked at one by one, with the same code as before.
-    entries: list[tuple[Any, Any, str, list[tuple[str, str]], list[tuple[str, str, Any]]]] = []
+    checked: list[tuple[Any, Any, str]] = []  # (server, tool, wire name): the findings depend on these alone
     for server in catalog.servers:
         seen: set[str] = set()
         for tool in server.tools:
@@ -1268,9 +1270,19 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                 continue
             seen.add(tool.name)
             reg = registered.get((server.name, tool.name))
-            wire = reg.name if reg is not None else _wire(server.name, server.kind, tool.name, naming)[0]
-            strings = model_strings(tool)
-            entries.append((server, tool, wire, strings, _views(strings)))
+            checked.append((server, tool, reg.name if reg is not None else _wire(server.name, server.kind, tool.name,
+                                                                                  naming)[0]))
+    # The report runs lint and then its own poisoning table on the same catalog: the same catalog,
+    # naming and wire names give the same findings, computed once (a second pass took a fifth of
+    # the report's time on a large catalog).
+    key = (naming, _straightforward, tuple(wire for _, _, wire in checked))
+    last = _POISONING_MEMO.get("last")  # one read: another thread (an app session) may replace it meanwhile
+    if last is not None and last[0]() is catalog and last[1] == key:
+        return list(last[2])
+    entries: list[tuple[Any, Any, str, list[tuple[str, str]], list[tuple[str, str, Any]]]] = []
+    for server, tool, wire in checked:
+        strings = model_strings(tool)
+        entries.append((server, tool, wire, strings, _views(strings)))
     texts: list[str] = []
     prose: list[str] = []
     for *_, strings, views in entries:
@@ -1338,7 +1350,9 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                         "into a link or image.", field, offset)
             if field == "name" or not flagged_shadow:
                 continue
-            for offset, what in _shadow_hits(text, names, server.name, own_names[server.name]):
+            shadowed = (_shadow_hits(text, names, server.name, own_names[server.name]) if named_tools is None
+                        else named_tools.hits(text, server.name, own_names[server.name]))
+            for offset, what in shadowed:
                 add("shadowing", "warning", what,
                     "A tool should describe itself only; remove references to other servers' tools.", field, offset)
         for how, text, where in views:
@@ -1367,18 +1381,26 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                 "the model receives them in the listing's heading for this server (tool names replace them)",
                 "Rename the server in the client config so its name has no invisible characters.",
                 "server name", hidden.offset))
-    findings.extend(lookalikes(catalog, naming))
+    findings.extend(lookalikes(catalog, naming, _straightforward=_straightforward))
+    _POISONING_MEMO["last"] = (weakref.ref(catalog), key, tuple(findings))
     return findings
 
 
-def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
+#: The last :func:`poisoning` call under ``"last"``: ``(weak reference to its catalog, (naming,
+#: straightforward, wire names), findings)`` (empty before the first).
+_POISONING_MEMO: dict[str, tuple[Any, tuple, tuple[Finding, ...]]] = {}
+
+
+def lookalikes(catalog: Catalog, naming: str = "prefixed", *, _straightforward: bool = False) -> list[Finding]:
     """``lookalike-name`` findings: a server (or a tool of another server) whose name reads like
     another one's but is written with other characters (``gіthub`` with a Cyrillic ``і`` beside
     ``github``; :mod:`toolsearch.analysis.lookalike`): an error, on the name(s) written with
     characters of another script or full-width forms (on both when neither is, ``paypa1`` and
     ``paypal``). A name written with
     characters of other scripts (or full-width forms) that read as ASCII letters, with no twin in
-    the catalog, is a warning."""
+    the catalog, is a warning. ``_straightforward`` (for tests) compares every two names of a
+    group of look-alikes (:class:`_LookalikeGroup` finds the same first twin and count in time
+    linear in the group)."""
     import unicodedata  # noqa: PLC0415
 
     from .lookalike import looks_alike, odd_characters, skeleton  # noqa: PLC0415
@@ -1404,24 +1426,41 @@ def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
 
     twinned: set[str] = set()
     for group in groups([(s.name, s) for s in catalog.servers]):
+        indexed = None if _straightforward else _LookalikeGroup(group, disguised, lambda item: item.name)
         for name in group:
-            others = [m for m in group if looks_alike(name, m) and name in blamed(name, m)]
-            if not others:
+            if indexed is None:
+                others = [m for m in group if looks_alike(name, m) and name in blamed(name, m)]
+                twin = others[0] if others else None
+            else:
+                found = indexed.twin(name, None)
+                twin = found[0][0] if found else None
+            if twin is None:
                 continue
             twinned.add(name)
             findings.append(Finding("lookalike-name", "error", name, "", "",
-                                    f"server {quoted_short(name)} looks like server {quoted_short(others[0])} "
-                                    f"({odd_characters(name, others[0])}): its tools can pass for the other server's",
+                                    f"server {quoted_short(name)} looks like server {quoted_short(twin)} "
+                                    f"({odd_characters(name, twin)}): its tools can pass for the other server's",
                                     fix))
     for group in groups([(t.name, (s, t)) for s in catalog.servers for t in s.tools]):
+        indexed = None if _straightforward else _LookalikeGroup(group, disguised, lambda item: item[0].name)
         for name, items in group.items():
-            others = [(m, item) for m in group if looks_alike(name, m) and name in blamed(name, m) for item in group[m]]
+            if indexed is None:
+                others = [(m, item) for m in group if looks_alike(name, m) and name in blamed(name, m)
+                          for item in group[m]]
             for server, tool in items:
-                elsewhere = [(m, other_server) for m, (other_server, _) in others if other_server.name != server.name]
-                if not elsewhere:
-                    continue  # look-alikes within one server: the sanitizing and duplicate checks see those
+                if indexed is None:
+                    elsewhere = [(m, other_server) for m, (other_server, _) in others
+                                 if other_server.name != server.name]
+                    if not elsewhere:
+                        continue  # look-alikes within one server: the sanitizing and duplicate checks see those
+                    (first, first_server), more = elsewhere[0], len(elsewhere) - 1
+                else:
+                    found = indexed.twin(name, server.name)
+                    if found is None:
+                        continue
+                    (first, (first_server, _)), count = found
+                    more = count - 1
                 twinned.add(f"{server.name}\0{name}")
-                (first, first_server), more = elsewhere[0], len(elsewhere) - 1
                 also = f" (and {more} more)" if more else ""
                 findings.append(Finding(
                     "lookalike-name", "error", server.name, tool.name,
@@ -1444,6 +1483,84 @@ def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
                 f"({odd_characters(name)}): it reads like a name it is not",
                 "Use the plain ASCII name, or check where this server comes from.", "name" if tool_name else ""))
     return findings
+
+
+class _LookalikeGroup:
+    """One group of look-alike names (equal skeletons), indexed so that each name's first twin and
+    number of twins are found without comparing it with every other name of the group (a group of
+    thousands of names, e.g. one name written with ``l``, ``1`` and ``I`` in every combination,
+    took minutes).
+
+    The twins of ``name`` are the entries ``(other name, item)`` of the group, in the group's order
+    (names in order, each name's items in order), whose name differs from ``name`` beyond case
+    (:func:`~toolsearch.analysis.lookalike.looks_alike` within a group) and on which the blame
+    falls on ``name``: every entry if ``name`` is disguised, else only entries of undisguised
+    names. With ``server``, the entries whose item is on that server (by ``server_of``) are left
+    out too (look-alikes within one server are the sanitizing and duplicate checks' business).
+    """
+
+    def __init__(self, group: Mapping[str, Sequence[Any]], disguised: Callable[[str], bool],
+                 server_of: Callable[[Any], str]) -> None:
+        self._disguised = {name: disguised(name) for name in group}
+        # pool True: every entry; pool False: the entries of undisguised names
+        self._pools = {pool: _TwinPool([(name, item, name.casefold(), server_of(item))
+                                        for name, items in group.items() if pool or not self._disguised[name]
+                                        for item in items])
+                       for pool in (True, False)}
+
+    def twin(self, name: str, server: str | None) -> tuple[tuple[str, Any], int] | None:
+        """``((first twin's name, its item), number of twins)`` of ``name`` (leaving out
+        ``server``'s entries when given), or ``None`` when it has none."""
+        return self._pools[self._disguised[name]].first(name.casefold(), server)
+
+
+class _TwinPool:
+    """Entries ``(name, item, casefolded name, server)`` in order, answering "the first entry whose
+    casefolded name is not ``c`` (and whose server is not ``s``), and how many there are" in
+    constant time, from a few entries and counts found once."""
+
+    def __init__(self, entries: list[tuple[str, Any, str, str]]) -> None:
+        from collections import Counter
+
+        self.entries = entries
+        self.by_fold = Counter(e[2] for e in entries)
+        self.by_server = Counter(e[3] for e in entries)
+        self.by_both = Counter((e[2], e[3]) for e in entries)
+
+        def first(where: Callable[[tuple[str, Any, str, str]], bool]) -> tuple[str, Any, str, str] | None:
+            return next((e for e in entries if where(e)), None)
+
+        a = entries[0] if entries else None
+        # first entry of another casefolded name than the first's (b), and of those the first on
+        # another server than b's (b2); first entry on another server than the first's (c), and
+        # of those the first with another casefolded name than c's (c2)
+        b = first(lambda e: e[2] != a[2]) if a else None
+        b2 = first(lambda e: e[2] != a[2] and e[3] != b[3]) if a and b else None
+        c = first(lambda e: e[3] != a[3]) if a else None
+        c2 = first(lambda e: e[3] != a[3] and e[2] != c[2]) if a and c else None
+        self.a, self.b, self.b2, self.c, self.c2 = a, b, b2, c, c2
+
+    def first(self, fold: str, server: str | None) -> tuple[tuple[str, Any], int] | None:
+        """The first entry whose casefolded name is not ``fold`` and, with ``server``, whose server
+        is not ``server``, as ``((name, item), count of such entries)``; ``None`` if there is none."""
+        a = self.a
+        if a is None:
+            return None
+        if server is None:
+            count = len(self.entries) - self.by_fold[fold]
+            found = a if a[2] != fold else self.b
+        else:
+            count = (len(self.entries) - self.by_fold[fold] - self.by_server[server]
+                     + self.by_both[fold, server])
+            if a[2] != fold and a[3] != server:
+                found = a
+            elif a[2] == fold:  # past every entry of a's casefolded name: b, else the first of those on another server
+                found = self.b if self.b is not None and self.b[3] != server else self.b2
+            else:  # a is on the server (another casefolded name): c, else the first of those of another name
+                found = self.c if self.c is not None and self.c[2] != fold else self.c2
+        if found is None or count == 0:
+            return None
+        return (found[0], found[1]), count
 
 
 #: Joins the strings of a catalog for one scan: none of the checks' patterns can match across it
@@ -1578,22 +1695,112 @@ def _flagged(texts: list[str], prose: list[str], names: Mapping[str, Any]) -> tu
 _WORD = re.compile(r"[\w-]+")
 
 
+#: Other servers' tools that one word of a text is said to name, a ``shadowing`` finding each; past
+#: it one more finding at the word says how many more servers have such a tool (a tool name on
+#: thousands of servers, named in the text of thousands of others, made a finding per pair).
+SHADOWED_NAMED = OTHERS_NAMED
+
+
+def _more_shadowed(word: str, more: int) -> str:
+    """The ``shadowing`` message for the other servers past :data:`SHADOWED_NAMED` that ``word`` names."""
+    return (f"names {quoted_short(word)}, a tool on {more:,} more other {'server' if more == 1 else 'servers'} too "
+            f"(only the first {SHADOWED_NAMED} are named, one finding each; these are not listed)")
+
+
 def _shadow_hits(text: str, names: Mapping[str, list[tuple[str, str]]], server: str,
                  own: set[str]) -> list[tuple[int, str]]:
+    """``(offset, message)`` of each ``shadowing`` hit in ``text`` of a tool of ``server`` (whose
+    own tool names are ``own``): every word naming another server's tool (``names``: word → the
+    ``(server, tool)`` pairs it names), at most :data:`SHADOWED_NAMED` per word and then one hit
+    counting the rest, and the other-tools pattern. The straightforward reading of every pair;
+    :func:`_shadow_hits_indexed` gives the same hits without walking a word's pairs past the ones named."""
     hits: list[tuple[int, str]] = []
     reported: set[tuple[str, str]] = set()
     for match in _WORD.finditer(text):
         word = match.group(0)
+        listed = more = 0
         for other, tool in names.get(word, ()):
             # another server's tool; a raw name the server itself also has refers to its own tool
             if other == server or (word == tool and word in own) or (other, tool) in reported:
                 continue
             reported.add((other, tool))
+            if listed == SHADOWED_NAMED:
+                more += 1
+                continue
+            listed += 1
             hits.append((match.start(), f"names {shortened(other)}'s tool {quoted_short(tool)} (another server)"))
+        if more:
+            hits.append((match.start(), _more_shadowed(word, more)))
     match = _OTHER_TOOLS.search(text)
     if match:
         hits.append((match.start(), f"tells the model how to use other tools: {quoted(match.group(0)[:80])}"))
     return hits
+
+
+class _NamedTools:
+    """The words of :func:`_shadow_hits` (every wire name and distinctive raw name → the
+    ``(server, tool)`` pairs it names), indexed so that a word naming tools on thousands of servers
+    is answered from counts: its distinct pairs in catalog order and, for a word with more than
+    :data:`SHADOWED_NAMED` pairs, the pairs whose tool is not the word itself (a server's text
+    naming its own tool skips the others), their set and their counts per server."""
+
+    def __init__(self, names: Mapping[str, list[tuple[str, str]]]) -> None:
+        from collections import Counter
+
+        self.pairs: dict[str, list[tuple[str, str]]] = dict(names)  # most words name one tool: kept as they are
+        self.not_itself: dict[str, list[tuple[str, str]]] = {}
+        self.many: dict[str, tuple[set[tuple[str, str]], Counter, Counter]] = {}
+        for word, found in names.items():
+            if len(found) == 1:
+                continue
+            pairs = self.pairs[word] = list(dict.fromkeys(found))
+            if len(pairs) > SHADOWED_NAMED:
+                self.not_itself[word] = [p for p in pairs if p[1] != word]
+                self.many[word] = (set(pairs), Counter(o for o, _ in pairs),
+                                   Counter(o for o, t in pairs if t == word))
+
+    def hits(self, text: str, server: str, own: set[str]) -> list[tuple[int, str]]:
+        """:func:`_shadow_hits` of ``text`` for a tool of ``server`` with own tool names ``own``."""
+        hits: list[tuple[int, str]] = []
+        reported: set[tuple[str, str]] = set()
+        counted: dict[str, bool] = {}  # words past SHADOWED_NAMED in this text -> whether the server has that tool
+
+        def in_counted(pair: tuple[str, str]) -> bool:
+            return any(pair in self.many[w][0] and not (mine and pair[1] == w) for w, mine in counted.items())
+
+        for match in _WORD.finditer(text):
+            word = match.group(0)
+            pairs = self.pairs.get(word)
+            if not pairs or word in counted:
+                continue
+            mine = word in own
+            if mine:  # the server's own tool of that name: the pairs naming the word's own tool are left out
+                candidates = self.not_itself[word] if word in self.many else [p for p in pairs if p[1] != word]
+            else:
+                candidates = pairs
+            listed = 0
+            for pair in candidates:
+                if pair[0] == server or pair in reported or (counted and in_counted(pair)):
+                    continue
+                if listed == SHADOWED_NAMED:
+                    break
+                listed += 1
+                reported.add(pair)
+                hits.append((match.start(), f"names {shortened(pair[0])}'s tool {quoted_short(pair[1])} (another server)"))
+            else:
+                continue
+            # past the first SHADOWED_NAMED: count the candidates not on this server and not reported
+            members, by_server, itself_by_server = self.many[word]
+            on_server = by_server[server] - (itself_by_server[server] if mine else 0)
+            seen = sum(1 for pair in reported if pair in members and pair[0] != server and not (mine and pair[1] == word))
+            more = len(candidates) - on_server - seen
+            counted[word] = mine
+            if more:
+                hits.append((match.start(), _more_shadowed(word, more)))
+        match = _OTHER_TOOLS.search(text)
+        if match:
+            hits.append((match.start(), f"tells the model how to use other tools: {quoted(match.group(0)[:80])}"))
+        return hits
 
 
 # --- what the official SDK rejects -------------------------------------------------------------

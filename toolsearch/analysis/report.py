@@ -155,8 +155,9 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]], numeric: Iterab
     return "\n".join(out)
 
 
-def _key(rows: Sequence[Mapping[str, Any]] | None, colors: Mapping[str, str]) -> str:
-    """The key table under a figure (see ``figure_keys`` of :func:`build_report`)."""
+def _key(rows: Sequence[Mapping[str, Any]] | None, colors: Mapping[str, str], limit: int = C.REPORT_SERVER_ROWS) -> str:
+    """The key table under a figure (see ``figure_keys`` of :func:`build_report`); past ``limit``
+    rows (one per listed server) the first ``limit``, with a line saying how many are not shown."""
     if not rows:
         return ""
     header = list(rows[0])
@@ -166,8 +167,15 @@ def _key(rows: Sequence[Mapping[str, Any]] | None, colors: Mapping[str, str]) ->
         return f"{_filled(colors[value])};font-weight:600" if c == state and value in colors else ""
 
     numeric = [i for i, h in enumerate(header) if isinstance(rows[0][h], int) and not isinstance(rows[0][h], bool)]
-    return ('<p class="muted">Key: every part of the chart, in order.</p>'
-            + _table(header, [[row.get(h) for h in header] for row in rows], numeric=numeric, cell_style=style))
+    lead = ("Key: every part of the chart, in order." if len(rows) <= limit
+            else f"Key: the parts of the chart, in order (the first {limit:,} of {len(rows):,}).")
+    more = ("" if len(rows) <= limit else
+            f'<p class="muted">The first {limit:,} of {len(rows):,} parts of the chart; the other {len(rows) - limit:,} '
+            "are not shown here (<code>toolsearch plan --json</code> lists every server under <code>servers</code>, "
+            "in the chart's order under <code>collapse_order</code>).</p>")
+    return (f'<p class="muted">{lead}</p>'
+            + _table(header, [[row.get(h) for h in header] for row in rows[:limit]], numeric=numeric, cell_style=style)
+            + more)
 
 
 def _color(colors: Mapping[str, str], key: str) -> str:
@@ -258,29 +266,53 @@ def _tier(plan: Plan, colors: Mapping[str, str]) -> str:
             f"Form: {esc(plan_counts(plan).label)}</span></p>")
 
 
-def _servers(plan: Plan, colors: Mapping[str, str]) -> str:
+def _not_shown(shown: int, total: int, noun: str, where: str) -> str:
+    """The line under a per-server table cut at ``shown`` of ``total`` rows (empty when nothing is
+    cut): how many are not shown and where every one is (``toolsearch plan --json``'s ``where``)."""
+    if total <= shown:
+        return ""
+    return (f'<p class="muted">The first {shown:,} of {total:,} {noun}; the other {total - shown:,} are not shown here '
+            f"(<code>toolsearch plan --json</code> lists every one under <code>{esc(where)}</code>).</p>")
+
+
+def _servers(plan: Plan, colors: Mapping[str, str], limit: int = C.REPORT_SERVER_ROWS) -> str:
     header = ["server", "kind", "tools", "state", "collapse #", *Q.SERVER_TOKEN_COLUMNS.values(), "why"]
+    shown = plan.servers[:limit]
     rows = [(s.name, s.kind, s.tool_count, s.state, s.collapse_rank, s.schema_tokens, s.full_tokens,
-             s.names_tokens, s.summary_tokens, s.reason) for s in plan.servers]
-    states = [s.state for s in plan.servers]
+             s.names_tokens, s.summary_tokens, s.reason) for s in shown]
+    states = [s.state for s in shown]
 
     def style(r: int, c: int, value: Any) -> str:
         return f"{_filled(_color(colors, states[r]))};font-weight:600" if c == 3 else ""
 
     note = ""
     if plan.collapse_order:
+        order = plan.collapse_order
+        more = (f" → … ({len(order) - limit:,} more: <code>toolsearch plan --json</code> lists every one under "
+                "<code>collapse_order</code>)" if len(order) > limit else "")
         note = ("<p class=\"muted\">Collapse order (largest names block first, ties by label): "
-                + " → ".join(esc(label) for label in plan.collapse_order) + "</p>")
-    return _table(header, rows, numeric=(2, 4, 5, 6, 7, 8), cell_style=style) + note
+                + " → ".join(esc(label) for label in order[:limit]) + more + "</p>")
+    return (_table(header, rows, numeric=(2, 4, 5, 6, 7, 8), cell_style=style)
+            + _not_shown(len(shown), len(plan.servers), "servers", "servers") + note)
 
 
-def _steps(plan: Plan) -> str:
+def _steps(plan: Plan, limit: int = C.REPORT_SERVER_ROWS) -> str:
+    """The degradation steps; past ``limit`` steps (one per collapsed server) the first and the
+    last ``limit // 2`` (where the listing comes to fit), with a line saying which are not shown."""
     if not plan.steps:
         return "<p class=\"muted\">No degradation: tool search or the listing is off.</p>"
-    rows = [(i + 1, Q.form_word(s.form), collapsed_words(s.collapsed), s.tokens, "yes" if s.fits else "no")
-            for i, s in enumerate(plan.steps)]
-    return _table(["step", "form", "collapsed servers", "listing (tokens)", f"fits in {plan.budget:,}"],
-                  rows, numeric=(0, 3))
+    count = len(plan.steps)
+    kept = range(count) if count <= limit else [*range(limit // 2), *range(count - limit // 2, count)]
+    rows = [(i + 1, Q.form_word(plan.steps[i].form), collapsed_words(plan.steps[i].collapsed), plan.steps[i].tokens,
+             "yes" if plan.steps[i].fits else "no") for i in kept]
+    lead = ""
+    if count > limit:
+        head, tail = limit // 2, count - limit // 2 + 1
+        lead = (f'<p class="muted">Steps 1–{head:,} and {tail:,}–{count:,} of {count:,}; the other '
+                f"{count - 2 * (limit // 2):,} are not shown here (<code>toolsearch plan --json</code> lists every one "
+                "under <code>steps</code>).</p>")
+    return lead + _table(["step", "form", "collapsed servers", "listing (tokens)", f"fits in {plan.budget:,}"],
+                         rows, numeric=(0, 3))
 
 
 def _grid(inspector: Inspector, config: ToolSearchConfig, tokenizer: str, colors: Mapping[str, str],
@@ -402,9 +434,10 @@ def _notes(plan: Plan, inspector: Inspector, notes: Sequence[str] = ()) -> str:
     return "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
 
 
-def _poisoning(inspector: Inspector) -> str:
+def _poisoning(inspector: Inspector, limit: int = 300) -> str:
     """Hidden characters, instructions to the model, URLs carrying conversation data, look-alike
-    names and shadowing (:func:`toolsearch.analysis.lint.poisoning`)."""
+    names and shadowing (:func:`toolsearch.analysis.lint.poisoning`): the first ``limit`` findings,
+    as the lint table shows them, and a line saying how many more there are."""
     from .lint import poisoning  # noqa: PLC0415
 
     found = poisoning(inspector.catalog, inspector.naming)
@@ -413,8 +446,10 @@ def _poisoning(inspector: Inspector) -> str:
                 "look-alike names or references to other servers' tools.</p>")
     rows = [(f.severity, f.rule, shortened(f.server), shortened(f.tool), f.field, "" if f.offset is None else f.offset,
              f.message)
-            for f in found]
-    return _table(["severity", "rule", "server", "tool", "field", "offset", "finding"], rows, numeric=(5,))
+            for f in found[:limit]]
+    more = (f'<p class="muted">The first {limit:,} of {len(found):,} findings (<code>toolsearch lint</code> lists every '
+            "one).</p>" if len(found) > limit else "")
+    return _table(["severity", "rule", "server", "tool", "field", "offset", "finding"], rows, numeric=(5,)) + more
 
 
 def _meta(generated: str | None, fingerprint: str | None, source_label: str | None, plan: Plan,

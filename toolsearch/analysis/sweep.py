@@ -557,12 +557,18 @@ def form_grid(ladder: Ladder, config: ToolSearchConfig,
     read off a :class:`Ladder`, so a grid of any size costs one plan."""
     caps = list(listing_max_tokens) if listing_max_tokens else [config.listing_max_tokens]
     rows = []
+    # Counted once per chosen step: many cells choose the same one, and counting walks every
+    # server (110 cells of 20,000 one-tool servers took seconds).
+    counted: dict[int, ListingCounts] = {}
     for cap in caps:
         for pct in threshold_pcts:
             point = config.with_overrides(threshold_pct=pct, listing_max_tokens=cap)
             for context in context_lengths:
                 budget, _, winner = listing_budget(context, point.threshold_pct, point.listing_max_tokens)
-                counts = ladder.counts_at(budget)
+                step = ladder.step_at(budget)
+                counts = counted.get(id(step))
+                if counts is None:
+                    counts = counted[id(step)] = ladder.counts_of(step)
                 rows.append(GridPoint(
                     context_length=context, threshold_pct=point.threshold_pct,
                     listing_max_tokens=point.listing_max_tokens, budget=budget, budget_winner=winner,

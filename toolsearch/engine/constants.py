@@ -161,6 +161,10 @@ m s t d ll re ve don doesn didn isn aren wasn weren haven hasn hadn wouldn could
 NAME_SUBSTRING_FALLBACK_SCORE = 0.1
 #: The k of recall@k reported beside recall@1 and recall@limit.
 EVAL_RECALL_K = 5
+#: Rows of each per-server table of the HTML report (servers, degradation steps, the listing chart's
+#: key) and labels of its collapse order: past it the report says how many are not shown and that
+#: ``toolsearch plan --json`` lists them all (20,000 servers made a 50 MB report).
+REPORT_SERVER_ROWS = 500
 #: Lint: a description longer than this many characters (docs/reference.md §22 keeps it whole; it is sent in
 #: every tool_describe and eager request).
 LINT_DESCRIPTION_MAX_CHARS = 2048
