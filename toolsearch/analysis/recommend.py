@@ -373,6 +373,9 @@ class MultiRecommendation:
             (``names,32k=any``), as the ``not named`` line suggests it (:func:`_fits_elsewhere`);
             ``lower_goal_words``: that suggestion in a sentence, with what it costs, as ``check``
             says it; both empty otherwise.
+        core_only: the listed lengths where the goal is met only through tools that are not MCP
+            servers' (kind ``core`` or ``plugin``): every MCP server there is a summary line or
+            hidden, each length with the servers the listing names (:func:`with_core_only`); ``()`` when none.
         config_servers: with a harness config (``--config``) whose MCP servers disagree with the
             catalog's (servers the catalog lacks, servers set up otherwise than the catalog was
             listed with, catalog servers the config does not configure), one sentence per way they
@@ -416,6 +419,7 @@ class MultiRecommendation:
     lower_goal_words: str = ""
     config_servers: tuple[str, ...] = ()
     gate_refused: str = ""
+    core_only: tuple[tuple[int | None, tuple[str, ...]], ...] = ()
 
     @property
     def worst(self) -> ContextOutcome:
@@ -595,6 +599,7 @@ class MultiRecommendation:
                                  "share_pct": round(share, 1)} for c, share in large_shares(self)],
                 "no_tools": list(self.no_tools), "keep_forces": self.keep_forces,
                 "lower_goal": self.lower_goal or None,
+                "core_only": [{"context_length": c, "servers": list(names)} for c, names in self.core_only],
                 "config_servers": list(self.config_servers), "gate_refused": self.gate_refused or None,
                 **({"keep_called": self.keep_called.to_dict()} if self.keep_called is not None else {})}
 
@@ -1494,6 +1499,77 @@ def headroom_listing_as_much(ladder: Ladder, config: ToolSearchConfig, rec: Mult
     return high
 
 
+@dataclass(frozen=True)
+class KeepingGoal:
+    """The goal that keeps what the current settings list at the lengths where a recommendation
+    lists less (:func:`keeping_goal`).
+
+    Attributes:
+        goal: the whole goal as ``--goal`` takes it, e.g. ``names,200k=full,1m=full``.
+        lengths: the lengths where the recommendation lists less that this goal keeps as the current
+            settings list them; ``still_lower``: those it does not (no plain goal keeps them).
+        threshold_pct / listing_max_tokens: the settings that reach it; ``cost``: what they cost, in
+            words (:func:`suggestion_cost_words`).
+    """
+
+    goal: str
+    lengths: tuple[int | None, ...]
+    still_lower: tuple[int | None, ...]
+    threshold_pct: float
+    listing_max_tokens: int
+    cost: str
+
+    def words(self, settings: str = "current") -> str:
+        """In words, as the ``lists less`` line ends: ``--goal names,200k=full,1m=full keeps what the
+        default settings list at 200K and 1M; that goal takes threshold_pct 5.1%, …``."""
+        rest = f" (not at {_and(context_words(c) for c in self.still_lower)})" if self.still_lower else ""
+        return (f"--goal {self.goal} keeps what the {settings} settings list at "
+                f"{_and(context_words(c) for c in self.lengths)}{rest}; {self.cost}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: ``goal``, ``context_lengths``, ``still_lower``, ``threshold_pct``,
+        ``listing_max_tokens`` and ``cost`` (the words)."""
+        return {"goal": self.goal, "context_lengths": list(self.lengths), "still_lower": list(self.still_lower),
+                "threshold_pct": self.threshold_pct, "listing_max_tokens": self.listing_max_tokens, "cost": self.cost}
+
+
+def keeping_goal(ladder: Ladder, config: ToolSearchConfig, rec: MultiRecommendation) -> KeepingGoal | None:
+    """Where ``rec`` lists less than the settings ``config`` has now (:func:`lowered_servers`): the goal
+    that keeps those lengths as ``config`` lists them. Each such length gets the most demanding plain
+    goal the current listing there meets, where that asks more than its goal in ``rec``; the goal is
+    verified with :func:`recommend_for_contexts` (same exceptions, kept servers and headroom). ``None``
+    when ``rec`` lists no less anywhere, when no plain goal asks more there, or when that goal is not
+    reached or keeps none of those lengths."""
+    lengths = [c.context_length for c in rec.contexts]
+    if rec.inactive or not ladder.listing_enabled:
+        return None
+    current = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
+    lowered = lowered_lengths(current, rec.contexts)
+    goals = dict(rec.length_goals)
+    raised = []
+    for now in current:
+        c = now.context_length
+        if c not in lowered or now.tier == 0:
+            continue
+        met = next((g for g in GOALS if FORM_RANK[now.listing_form] <= FORM_RANK[GOAL_FORMS[g]]), None)
+        if met is not None and GOALS.index(met) < GOALS.index(rec.goal_at(c)):
+            goals[c] = met
+            raised.append(c)
+    if not raised:
+        return None
+    asked = recommend_for_contexts(ladder, config, lengths, rec.goal, except_servers=rec.except_servers,
+                                   keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals=goals)
+    if not asked.reached:
+        return None
+    still = set(lowered_lengths(current, asked.contexts))
+    kept = tuple(c for c in lengths if c in lowered and c not in still)
+    if not kept:
+        return None
+    goal = ",".join([rec.goal, *(f"{_length_arg(c)}={g}" for c, g in asked.length_goals)])
+    return KeepingGoal(goal, kept, tuple(c for c in lengths if c in lowered and c in still), asked.threshold_pct,
+                       asked.listing_max_tokens, suggestion_cost_words(asked))
+
+
 def more_headroom_clause(headroom: int | None, settings: str = "current", where: str = "at every length") -> str:
     """What asking for more headroom would do where a reached recommendation lists less than the
     ``settings`` (``current`` or ``default``) settings, as a clause: ``headroom`` from
@@ -1520,6 +1596,39 @@ def lowered_where(lowered: Sequence[tuple[int | None, str]]) -> str:
     page write them: ``200K (lower form: full → names), 1M (lower form: full → names)`` (each length
     as :func:`context_words` writes it)."""
     return ", ".join(f"{context_words(c)} ({change})" for c, change in lowered)
+
+
+def with_core_only(rec: MultiRecommendation, ladder: Ladder, kinds: Mapping[str, str]) -> MultiRecommendation:
+    """``rec`` with :attr:`MultiRecommendation.core_only` filled: the listed lengths where the goal
+    holds, the listing names some servers (form ``mixed``), and every server it names is not an MCP
+    server (``kinds``: each server's kind, ``mcp`` when not given) while some MCP server has deferred
+    tools: a ``listed`` goal met by a built-in tool such as ``todo_list`` alone, every MCP server a
+    summary line. Read off ``ladder``, the one ``rec`` was."""
+    mcp = [s.name for s in ladder.servers if kinds.get(s.name, "mcp") == "mcp"]
+    found = []
+    for c in rec.contexts:
+        goal = rec.goal_at(c.context_length)
+        if not mcp or c.tier == 0 or c.listing_form != "mixed" or FORM_RANK["mixed"] > FORM_RANK[GOAL_FORMS[goal]]:
+            continue
+        named = [name for name, state in ladder.states_of(ladder.step_at(c.budget)).items()
+                 if state in ("full", "names")]
+        if named and all(kinds.get(name, "mcp") != "mcp" for name in named):
+            found.append((c.context_length, tuple(named)))
+    return replace(rec, core_only=tuple(found))
+
+
+def core_only_lines(rec: MultiRecommendation) -> list[str]:
+    """One line for :attr:`MultiRecommendation.core_only`, as ``recommend`` prints it and its
+    ``--yaml`` block comments it: ``only built-in tools named at 8K, 32K and 200K: the goal is met by
+    the tools of core alone (not an MCP server), and every MCP server is a summary line there; --goal
+    names or --keep SERVER lists an MCP server's tools by name``; ``[]`` when there is none."""
+    if not rec.core_only:
+        return []
+    where = _and(context_words(c) for c, _ in rec.core_only)
+    servers = list(dict.fromkeys(name for _, names in rec.core_only for name in names))
+    return [f"only built-in tools named at {where}: the goal is met by the tools of {_and(servers)} alone (not an MCP "
+            f"server), and every MCP server is a summary line there; --goal names or --keep SERVER lists an MCP "
+            f"server's tools by name"]
 
 
 def no_tools_lines(rec: MultiRecommendation) -> list[str]:
@@ -1556,10 +1665,12 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
     much as the default settings at every length only from 149% headroom on``."""
     defaults = (config.threshold_pct, config.listing_max_tokens) == (C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)
     settings = "default" if defaults else "current"
+    keeping = keeping_goal(ladder, config, rec) if ladder is not None else None
     return (f"lists less than the {settings} settings ({settings_words(config.threshold_pct, config.listing_max_tokens)}) "
             f"at {lowered_where(lowered)}"
             + (" · it is the cheapest setting that meets the goal" if rec.reached
                else " · it is the best reachable setting")
+            + (f" · {keeping.words(settings)}" if keeping is not None else "")
             + (" · " + more_headroom_clause(headroom_listing_as_much(ladder, config, rec), settings,
                                             every_length_words([c.context_length for c in rec.contexts]))
                if ladder is not None and rec.reached else ""))
@@ -1643,6 +1754,17 @@ def beyond_goal_line(rec: MultiRecommendation) -> str:
               "the context length grows")
 
 
+def lower_goal_lines(rec: MultiRecommendation) -> list[str]:
+    """The per-length goal that is reached where one goal for every length is not
+    (:attr:`MultiRecommendation.lower_goal_words`), as a line of ``recommend``'s text and a comment of
+    its ``--yaml`` block: ``per-length goal: a goal of its own for 3K keeps the goal at 200K (3k=names;
+    on the command line --goal full,3k=names); that goal takes …``. ``[]`` without one, or when a
+    ``not named`` line already carries it (said once)."""
+    if not rec.lower_goal or any(rec.lower_goal_words in u.reason for u in rec.unnamed):
+        return []
+    return [f"per-length goal: {rec.lower_goal_words}"]
+
+
 def _worst_words(rec: MultiRecommendation) -> str:
     """Where the best reachable setting's fewest servers are named: ``every length`` when every listed
     length names as many, else the lengths that name that few (``1K``), or the one listed length."""
@@ -1690,9 +1812,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                   + (f"; {LISTING_OFF_ACTION}" if rec.reason == LISTING_OFF_REASON else ""),
                   f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at "
                   f"{_worst_words(rec)}, {rec.fallback_words}): {settings_words(rec.threshold_pct, rec.listing_max_tokens)}"]
-        if rec.lower_goal and not any(rec.lower_goal_words in u.reason for u in rec.unnamed):
-            # said once: a `not named` line that carries it already says it
-            lines.append(f"per-length goal: {rec.lower_goal_words}")
+        lines += lower_goal_lines(rec)
     action = headroom_action_words(rec, surface)
     lines.append(f"headroom: {rec.headroom_words} · {rec.growth_words}" + (f" · {action}" if action else ""))
     lines += request_costs
@@ -1703,6 +1823,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     if lowered:
         lines.append(lowered_words(rec, config, lowered, ladder))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
+    lines += core_only_lines(rec)
     lines += no_tools_lines(rec)
     return (lines + large_share_lines(rec) + called_unnamed_lines(rec) + shorter_length_lines(rec)
             + outside_scope_lines(rec))
@@ -2315,7 +2436,9 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config
     # review sees must not trade a server away behind a count ("9 of 10 servers named")
     lines += [f"# not named: {_comment_text(server.reason)}" for server in rec.unnamed]
+    lines += [f"# {_comment_text(line)}" for line in core_only_lines(rec)]
     lines += [f"# {_comment_text(line)}" for line in no_tools_lines(rec)]
+    lines += [f"# {_comment_text(line)}" for line in lower_goal_lines(rec)]
     lines += [f"# {_comment_text(line)}" for line in large_share_lines(rec)]
     # the evidence against the block, as `recommend` prints it: the called tools it leaves unnamed
     lines += [f"# {_comment_text(line)}" for line in called_unnamed_lines(rec)]
@@ -2330,9 +2453,26 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
                                             config_file=config_file):
         lines.append("# " + (gate_line_text(label, _comment_safe(command), _comment_text(words)) if command
                              else gate_line_text(label, None, _comment_text(words))))
+        if label == "gate" and command:  # the gate reads the harness config: this file is not it yet
+            lines.append(f"# {_comment_text(gate_before_merge_words(config_file))}")
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)
+    if not rec.reached:  # not a block to ship: written as comments, so nothing merges or gates on it by mistake
+        lines.append(f"# {NOT_REACHED_BLOCK_WORDS}")
+        body = "".join(f"# {line}\n" for line in body.splitlines())
     return "\n".join(lines) + "\n" + body
+
+
+#: The comment above a block that does not reach its goal (:func:`export_block`), and what
+#: ``recommend --yaml`` says on stderr about it.
+NOT_REACHED_BLOCK_WORDS = ("the goal is not reached, so the block is commented out: uncomment it only to take the best "
+                           "reachable setting as it is")
+
+
+def gate_before_merge_words(config_file: str = "config.yaml") -> str:
+    """The comment under the block's ``# gate:`` line: the gate reads ``config_file`` (the harness
+    config the block is merged into), so until then it is run with this file as ``--config``."""
+    return f"until this block is merged into {config_file}, run the gate with --config set to this file"
 
 
 @dataclass(frozen=True)
