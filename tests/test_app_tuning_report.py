@@ -217,7 +217,7 @@ def test_the_lowered_listing_warning_does_not_say_an_unreachable_goal_is_met():
     # the block to ship says it too, in recommend's words, and is the one `recommend --yaml` prints
     block = at.code[0].value
     lowered = ("# lists less than the default settings (threshold_pct 5%, listing_max_tokens 4,000) at 1M "
-               "(lower: 9 → 7 of 9 servers named; no longer named: github, grafana) · it is the best reachable setting")
+               "(lower form: full → names) · it is the best reachable setting")
     assert lowered in block.splitlines(), block
     cli = run_cli("recommend", "sample_catalogs/team-workspace.yaml", "--context-lengths", "1k,1m", "--goal", "names",
                   "--yaml", cwd=ROOT)
