@@ -319,7 +319,8 @@ class MultiRecommendation:
         listing_max_tokens: recommended ``listing_max_tokens`` (tokens), exact to 1.
         budget_needed: the smallest budget (tokens) the recommended settings are chosen for at
             every length, or ``None`` (with per-length goals: the largest of ``length_budgets``,
-            the cap it needs). When ``reached`` is false, the best reachable setting's budget.
+            the cap it needs). When ``reached`` is false, the best reachable setting's budget (the
+            largest of ``length_budgets`` when it keeps the goal at some lengths).
         goal_budget: the smallest budget (tokens) that reaches the goal, whatever the context
             lengths allow: ``budget_needed`` when ``reached``, the larger figure ``reason`` gives
             when a length is too short for it, ``None`` when no budget reaches it (with per-length
@@ -369,8 +370,9 @@ class MultiRecommendation:
             alone would let collapse, which ones, why (the listing collapses the largest names block
             first) and what it costs, in words (:func:`_keep_forces_words`); empty otherwise.
         lower_goal: with one goal for every length out of reach because some lengths are too short
-            for it, the whole goal as ``--goal`` takes it with a lower goal at every such length
-            (``names,32k=any``), as the ``not named`` line suggests it (:func:`_fits_elsewhere`);
+            for it while others are not (any goal), the whole goal as ``--goal`` takes it with, at every
+            such length, the most demanding goal that length reaches (``names,32k=any``,
+            ``full,3k=names``), verified to be reached (:func:`_lower_goal`, :func:`lower_goal_lines`);
             ``lower_goal_words``: that suggestion in a sentence, with what it costs, as ``check``
             says it; both empty otherwise.
         core_only: the listed lengths where the goal is met only through tools that are not MCP
@@ -965,10 +967,13 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     budget chosen is ``ceil(listing × (1 + headroom_pct / 100))``), so the setting survives that
     much catalog growth. The listing chosen is the one with the fewest tokens that allows it.
 
-    When the goal cannot be reached at every length, the answer maximises, at the worst length,
-    first the servers at names or better and then the tools named, and among those settings takes
-    the fewest listing tokens at every length; ``reason`` says why the goal is out of reach and
-    ``unnamed`` which servers are not named and why. When no listing keeps the headroom at the
+    When the goal cannot be reached at every length, the answer (the best reachable setting) keeps
+    the goal at every length where it fits and gives each length too short for it the listing naming
+    the most servers and then tools that the length can hold (so the worst length names as many as any
+    setting can), with the fewest listing tokens at every length: each length gets the budget a
+    recommendation for it alone gives, as with per-length goals, so a length where the goal fits never
+    lists less than the goal asks. ``reason`` says why the goal is out of reach, ``unnamed`` which
+    servers are not named and why, and ``lower_goal`` the per-length goal that is reached. When no listing keeps the headroom at the
     shortest length but some listing fits there, the one that reaches the goal with the fewest
     tokens (else the one naming the most), with the largest budget that still gives it (less room
     than asked). When nothing can be listed at all, the
