@@ -36,9 +36,9 @@ def test_report_page_shows_the_recommended_numbers_of_tuning_and_recommend():
 def test_report_page_says_when_the_numbers_are_only_the_best_reachable():
     query = {"lengths": "32k,200k,1m", "with": "cloudflare-flat"}
     cli = _cli("sample_catalogs/team-workspace.yaml", "sample_catalogs/cloudflare-flat.yaml", lengths="32k,200k,1m")
-    assert not cli["reached"] and (cli["threshold_pct"], cli["listing_max_tokens"]) == (4.7, 1491)
+    assert not cli["reached"] and (cli["threshold_pct"], cli["listing_max_tokens"]) == (23.2, 46_241)
     caption = carried_caption(open_page("toolsearch/ui/report.py", query))
     assert caption.startswith(
-        "Recommended settings across context lengths: threshold_pct 4.7%, listing_max_tokens 1,491 (the best "
+        "Recommended settings across context lengths: threshold_pct 23.2%, listing_max_tokens 46,241 (the best "
         "reachable setting: the goal is out of reach), for the Tuning page's goal (every server at names or better; "
         "context lengths 32K, 200K, 1M); "), caption

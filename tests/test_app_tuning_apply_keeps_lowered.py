@@ -14,7 +14,10 @@ from conftest import run_cli
 
 ROOT = Path(__file__).absolute().parent.parent
 LOWERED = ("# lists less than the default settings (threshold_pct 5%, listing_max_tokens 4,000) at 200K (lower form: "
-           "full → names), 1M (lower form: full → names) · it is the cheapest setting that meets the goal · more headroom "
+           "full → names), 1M (lower form: full → names) · it is the cheapest setting that meets the goal · --goal "
+           "names,200k=full,1m=full keeps what the default settings list at 200K and 1M; that goal takes threshold_pct "
+           "5.1%, listing_max_tokens 4,022: a listing of 1,473 tokens at 32K (4.6% of the context), 3,656 tokens at 200K "
+           "(1.8% of the context) and 3,656 tokens at 1M (0.4% of the context) · more headroom "
            "lists as much as the default settings at every length only from 149% headroom on")
 
 

@@ -35,11 +35,12 @@ def test_nothing_listable_at_the_shortest_length_is_said_so():
                         "every other length its best form."), box
     metrics = {}
     box = _box({"lengths": "32k, 200k, 1m", "with": "cloudflare-flat"}, metrics)  # the usual case keeps its words
-    assert box.endswith("(9 of 10) with the fewest listing tokens."), box
-    # Out of reach, the budget metric is the best reachable setting's (1,491 tokens): called "Budget
-    # needed" beside "it needs a budget of 46,241 tokens", one quantity had two numbers.
+    assert box.endswith("(9 of 10) with the goal kept at 200K and 1M, where it fits, and the fewest listing "
+                        "tokens."), box
+    # Out of reach, the budget metric is the best reachable setting's: the largest of its lengths' budgets
+    # (46,241 tokens at 200K and 1M, where the goal is kept; the cap it needs)
     assert "it needs a budget of 46,241 tokens" in box
-    assert metrics[BEST_REACHABLE_BUDGET_LABEL] == "1,491 tokens", metrics
+    assert metrics[BEST_REACHABLE_BUDGET_LABEL] == "46,241 tokens", metrics
     assert "Budget needed at every length" not in metrics
 
 
@@ -52,7 +53,8 @@ def test_best_reachable_budget_is_named_for_what_it_is_and_the_cap_floor_is_expl
     the budget the best reachable listing needs, and the caption says why listing_max_tokens is above it,
     as it does when the goal is reached."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
-    at.query_params.update({"catalog": "cloudflare-flat", "lengths": "32k, 200k, 1m", "goal": "names"})
+    # 32K alone: longer lengths would keep the goal and take the cap up with them
+    at.query_params.update({"catalog": "cloudflare-flat", "lengths": "32k", "goal": "names"})
     at.run()
     at.switch_page("toolsearch/ui/tuning.py").run()
     assert not at.exception, at.exception
@@ -76,7 +78,7 @@ def test_the_goal_suggested_for_a_server_left_out_reaches_the_goal_when_typed_in
     at.switch_page("toolsearch/ui/tuning.py").run()
     assert not at.exception, at.exception
     line = next(m.value for m in at.markdown if "cloudflare" in m.value and "goal of" in m.value)
-    assert md_escape("a goal of their own for 16K and 32K lets the longer lengths name it (16k=listed, 32k=listed;") in line
+    assert md_escape("a goal of their own for 16K and 32K keeps the goal at 1M (16k=listed, 32k=listed;") in line
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
     at.query_params.update({"lengths": "16k, 32k, 1m", "goal": "names", "goals": "16k=listed, 32k=listed",
                             "with": "cloudflare-flat"})

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CLOUDFLARE = ROOT / "sample_catalogs" / "cloudflare-flat.yaml"
 # naming the one server needs 44,789 tokens: more than the whole 32K context, not more than 200K's
 ARGS = (CLOUDFLARE, "--context-lengths", "32k,200k", "--goal", "names")
-SUGGESTION = ("a goal of its own for 32K lets the longer lengths name the servers that fit there "
+SUGGESTION = ("a goal of its own for 32K keeps the goal at 200K "
               "(32k=any; on the command line --goal names,32k=any); that goal takes threshold_pct 22.4%, "
               "listing_max_tokens 44,789: a listing of 38 tokens at 32K (0.1% of the context) and "
               "44,789 tokens at 200K (22.4% of the context)")
@@ -63,6 +63,6 @@ def test_a_kept_server_too_large_for_a_length_suggests_no_lower_goal() -> None:
         assert json.loads(run_cli("check", *KEPT, "--goal", goal, "--json").stdout)["suggestion"]["lower_goal"] is None
     said = run_cli("recommend", *KEPT, "--goal", "names")
     assert ("not named: cloudflare: naming it needs a budget of 46,241 tokens, more than the whole 32K context "
-            "(32,000 tokens); it is kept named, which no setting does at 32K, whatever the goal there: leave 32K out "
+            "(32,000 tokens); named at 200K; it is kept named, which no setting does at 32K, whatever the goal there: leave 32K out "
             "of the context lengths, or stop keeping it named") in said.stdout.splitlines(), said.stdout
     assert json.loads(run_cli("recommend", *KEPT, "--goal", "names", "--json").stdout)["lower_goal"] is None

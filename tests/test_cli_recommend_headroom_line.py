@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conftest import run_cli, write_yaml
 
-from toolsearch.analysis.recommend import headroom_listing_as_much, recommend_for_contexts
+from toolsearch.analysis.recommend import headroom_listing_as_much, keeping_goal, recommend_for_contexts
 from toolsearch.analysis.sweep import listing_ladder
 from toolsearch.engine.catalog import load_source
 from toolsearch.engine.config import parse_config
@@ -35,6 +35,11 @@ def test_every_output_of_recommend_gives_the_headroom_that_lists_as_much():
     needed = _needed()
     assert needed == 149  # the Tuning page's figure for the same question (tests/test_tuning_headroom_advice.py)
     clause = f" · more headroom lists as much as the default settings at every length only from {needed}% headroom on"
+    # between the two, the goal that keeps what the defaults list there (keeping_goal)
+    config = parse_config({})
+    ladder = listing_ladder(Inspector(load_source(TEAM)).planner, config)
+    keeping = keeping_goal(ladder, config, recommend_for_contexts(ladder, config, [32_000, 200_000, 1_000_000], "names"))
+    clause = f" · {keeping.words('default')}" + clause
     text = run_cli(*ARGS)
     assert text.returncode == 0, text.stderr
     assert LOWERED + clause in text.stdout.splitlines(), text.stdout

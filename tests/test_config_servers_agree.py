@@ -22,6 +22,7 @@ from pathlib import Path
 import yaml
 
 from tests.conftest import run_cli
+from toolsearch.analysis.recommend import gate_before_merge_words
 
 ROOT = Path(__file__).absolute().parent.parent
 FILES = ["github-full.yaml", "grafana-full.yaml", "issue-tracker.yaml"]
@@ -84,7 +85,7 @@ def test_a_disabled_server_is_said_in_every_form_of_the_answer_and_its_gate_is_r
     comments = [line for line in block.stdout.splitlines() if line.startswith("#")]
     assert comments[5:7] == ["# reached at every listed context length for the catalog as listed",
                              f"# config servers: {sentence}"]
-    assert comments[-2:] == ["# " + lines[-2], "# " + lines[-1]]
+    assert comments[-3:] == ["# " + lines[-2], f"# {gate_before_merge_words()}", "# " + lines[-1]]
     assert yaml.safe_load(block.stdout) == {"tools": {"tool_search": {"threshold_pct": 5.8, "listing_max_tokens": 1851}}}
 
     markdown = recommend(where, "--format", "markdown").stdout.splitlines()

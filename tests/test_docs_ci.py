@@ -69,7 +69,7 @@ def test_the_json_keys_the_page_lists_are_the_keys_printed():
                                    cwd=ROOT).stdout)
     assert set(recommend) - set(check["suggestion"]) == {"current", "lower_than_current", "headroom_listing_as_much",
                                                               "request_costs", "higher_than_current", "more_than_goal",
-                                                              "gate"}
+                                                              "gate", "keeping_goal"}
     with_config = json.loads(run_cli("recommend", team, "--context-lengths", "32k,200k", "--goal", "full", "--json",
                                      "--config", "sample_catalogs/five-servers.yaml", cwd=ROOT).stdout)
     assert set(with_config) - set(recommend) == {"config_agreement"}

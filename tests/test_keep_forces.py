@@ -93,10 +93,14 @@ def test_a_kept_server_no_length_names_keeps_no_other_named() -> None:
     done = run_cli("recommend", TEAM, "--context-lengths", "1k,32k", "--goal", "listed", "--keep", "github", "--json")
     assert done.returncode == 1, done.stderr
     data = json.loads(done.stdout)
-    assert data["reached"] is False and [c["servers_named"] for c in data["contexts"]] == [7, 7]
-    assert data["keep_forces"] == ""
-    text = run_cli("recommend", TEAM, "--context-lengths", "1k,32k", "--goal", "listed", "--keep", "github").stdout
-    assert "keeping github named" not in text
+    # 32K keeps the goal (github named there), 1K gets its best reachable listing, github collapsed
+    assert data["reached"] is False and [c["servers_named"] for c in data["contexts"]] == [7, 9]
+    # what keeping github named does is said where it is named (32K), without a budget called its need
+    assert data["keep_forces"].startswith("keeping github named keeps grafana, playwright, ")
+    assert "budget needed" not in data["keep_forces"]
+    only_short = json.loads(run_cli("recommend", TEAM, "--context-lengths", "1k", "--goal", "listed", "--keep", "github",
+                                    "--json").stdout)
+    assert only_short["reached"] is False and only_short["keep_forces"] == ""
     # reached, the line stays (the sample's own case)
     reached = json.loads(run_cli("recommend", TEAM, "--context-lengths", "32k,1m", "--goal", "listed", "--keep", "github",
                                  "--json").stdout)

@@ -74,13 +74,16 @@ def test_recommend_exact_settings(ladder, goal, contexts, pct, cap, expected) ->
 
 
 def test_unreachable_goal_gives_the_best_reachable_setting(ladder) -> None:
-    # 200 tokens of context cannot hold 257 even at 100%; names (104) can: 200 × 0.52 = 104
+    # 200 tokens of context cannot hold 257 even at 100%; names (104) can: 200 × 0.52 = 104. 32K fits the
+    # goal: the best reachable setting keeps it there (full, 257) rather than list names at both lengths
     rec = recommend_for_contexts(ladder, parse_config({}), [200, 32_000], "full")
-    assert (rec.reached, rec.reached_goal, rec.threshold_pct, rec.listing_max_tokens) == (False, "names", 52.0, 200)
+    assert (rec.reached, rec.reached_goal, rec.threshold_pct, rec.listing_max_tokens) == (False, "names", 52.0, 257)
     assert rec.reason == ("it needs a budget of 257 tokens, more than 100% of the shortest context length "
                           "(200 tokens)")  # not a compact length (32K): the count of tokens
-    assert [(c.budget, c.listing_form) for c in rec.contexts] == [(104, "names"), (200, "names")]
-    assert (rec.goal_budget, rec.budget_needed) == (257, 104)
+    assert [(c.budget, c.listing_form) for c in rec.contexts] == [(104, "names"), (257, "full")]
+    assert (rec.goal_budget, rec.budget_needed, rec.length_budgets) == (257, 257, (104, 257))
+    assert rec.goal_kept_at == (32_000,) and rec.lower_goal == "full,200=names"
+    assert rec.fallback_words == "the goal kept at 32K, where it fits, and the fewest listing tokens"
     reached = recommend_for_contexts(ladder, parse_config({}), [32_000], "full")
     assert reached.goal_budget == reached.budget_needed == 257
     assert recommend_for_contexts(ladder, parse_config({}), [40], "any").goal_budget == 41
@@ -230,10 +233,11 @@ def test_cli_recommend_unreachable_exit_1(tmp_path) -> None:
     assert result.returncode == 1
     out = json.loads(result.stdout)
     assert (out["reached"], out["reached_goal"], out["threshold_pct"], out["listing_max_tokens"]) == (
-        False, "names", 52.0, 200)
+        False, "names", 52.0, 257)
     # two figures, two names: what the goal needs (the figure of the reason) and the budget the
-    # best reachable setting was chosen for
-    assert (out["goal_budget"], out["budget_needed"]) == (257, 104)
+    # best reachable setting was chosen for at each length (the goal kept at 32K, where it fits)
+    assert [(c["goal_budget"], c["budget_needed"]) for c in out["contexts"]] == [(257, 104), (257, 257)]
+    assert out["lower_goal"] == "full,200=names"
     assert out["reason"].startswith("it needs a budget of 257 tokens,")
 
 

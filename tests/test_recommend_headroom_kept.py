@@ -18,9 +18,9 @@ ROOT = Path(__file__).absolute().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
 # names listing 1,473 tokens; full listing 3,656: the best budget below it, 3,655, keeps
 # (3,655 - 1,473) / 1,473 = 148 % (rounded down) of the 200 % asked
-SHORT = ("recommend", TEAM, "--context-lengths", "8k,1m", "--goal", "names", "--headroom", "200")
-LINE = ("headroom: 200% asked, 148% kept · absorbs 2,182 tokens of listing growth (about 263 tools) at every "
-        "listed length before the listing changes")
+SHORT = ("recommend", TEAM, "--context-lengths", "8k", "--goal", "names", "--headroom", "200")
+LINE = ("headroom: 200% asked, 148% kept · absorbs 2,182 tokens of listing growth (about 263 tools) at 8K "
+        "before the listing changes")
 
 
 def test_the_headroom_line_says_what_is_kept_when_less_than_asked():
@@ -45,19 +45,19 @@ def test_a_reached_recommendation_keeps_its_headroom_line():
 
 def test_the_tuning_page_caption_says_what_is_kept():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
-    at.query_params.update({"lengths": "8k, 1m", "goal": "names", "headroom": "200"})
+    at.query_params.update({"lengths": "8k", "goal": "names", "headroom": "200"})
     at.run()
     at.switch_page("toolsearch/ui/tuning.py").run()
     assert not at.exception, at.exception
     captions = [c.value for c in at.caption if c.value.startswith("Headroom ")]
     assert captions == ["Headroom 200% asked, 148% kept: the setting absorbs 2,182 tokens of listing growth (about "
-                        "263 tools) at every listed length before the listing changes."], captions
+                        "263 tools) at 8K before the listing changes."], captions
 
 
 def test_the_report_says_what_is_kept(tmp_path):
     import html
 
     out = tmp_path / "review.html"
-    done = run_cli("report", TEAM, "--context-lengths", "8k,1m", "--goal", "names", "--headroom", "200", "-o", str(out))
+    done = run_cli("report", TEAM, "--context-lengths", "8k", "--goal", "names", "--headroom", "200", "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert LINE in html.unescape(out.read_text(encoding="utf-8"))

@@ -151,7 +151,7 @@ def test_a_kept_server_out_of_reach_says_what_would_reach_the_goal() -> None:
                    "--keep", "cloudflare")
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert ("not named: cloudflare: naming it needs a budget of 46,241 tokens, more than the budget of an unknown "
-            "context length (10,000 tokens); it is kept named, which no setting does at 32K and an unknown context "
+            "context length (10,000 tokens); named at 1M; it is kept named, which no setting does at 32K and an unknown context "
             "length, whatever the goal there: leave 32K and an unknown context length out of the context lengths, "
             "or stop keeping it named"
             ) in done.stdout.splitlines(), done.stdout

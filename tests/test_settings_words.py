@@ -66,14 +66,14 @@ def _run(*args: str) -> str:
 def test_recommend_text_and_markdown() -> None:
     for fmt in ("text", "markdown"):
         out = _run("recommend", TEAM, CLOUDFLARE, *LENGTHS, "--goal", "names", "--format", fmt)
-        assert "threshold_pct 4.7%, listing_max_tokens 1,491" in out  # the best reachable setting
+        assert "threshold_pct 23.2%, listing_max_tokens 46,241" in out  # the best reachable setting
         assert "that goal takes threshold_pct 23.2%, listing_max_tokens 46,241: " in out
         one_form(out)
         lowered = _run("recommend", TEAM, *LENGTHS, "--goal", "names", "--headroom", "10", "--format", fmt)
         assert "lists less than the default settings (threshold_pct 5%, listing_max_tokens 4,000) at 200K" in lowered
         one_form(lowered)
     block = _run("recommend", TEAM, CLOUDFLARE, *LENGTHS, "--goal", "names", "--yaml")
-    assert "threshold_pct: 4.7\n" in block and "listing_max_tokens: 1491\n" in block  # the config keeps numbers
+    assert "threshold_pct: 23.2\n" in block and "listing_max_tokens: 46241\n" in block  # the config keeps numbers
 
 
 def test_check_plan_diff_collapse_and_config_warnings(tmp_path) -> None:
@@ -102,7 +102,7 @@ def test_report_html(tmp_path) -> None:
     _run("report", TEAM, CLOUDFLARE, *LENGTHS, "--goal", "names", "--no-lint", "--no-strategies",
          "-q", "create issue", "-o", str(out))
     text = out.read_text(encoding="utf-8")
-    assert "Best reachable (goal not reached): threshold_pct 4.7%, listing_max_tokens 1,491 (" in text
+    assert "Best reachable (goal not reached): threshold_pct 23.2%, listing_max_tokens 46,241 (" in text
     assert "Default settings (threshold_pct 5%, listing_max_tokens 4,000), not the best reachable ones" in text
     assert "threshold_pct 5%, listing_max_tokens 4,000 · enabled auto" in text  # About this report
     assert "At listing_max_tokens 4,000 (planning tokenizer chars4)." in text  # the grid's lead: the cap alone
@@ -118,10 +118,10 @@ def test_tuning_and_report_pages() -> None:
     query = {"lengths": "32k,200k,1m", "with": "cloudflare-flat", "ctx": "200K"}
     tuning = _page_text(open_page("toolsearch/ui/tuning.py", query))
     assert "Sidebar: context length 200K · threshold_pct 5%, listing_max_tokens 4,000 · planning tokenizer" in tuning
-    assert ("Default: threshold_pct 5%, listing_max_tokens 4,000 (the sidebar). Best reachable: threshold_pct 4.7%, "
-            "listing_max_tokens 1,491.") in tuning
+    assert ("Default: threshold_pct 5%, listing_max_tokens 4,000 (the sidebar). Best reachable: threshold_pct 23.2%, "
+            "listing_max_tokens 46,241.") in tuning
     assert "At listing_max_tokens 4,000, over threshold_pct." in tuning  # the grid's caption: the cap alone, one way
     one_form(tuning)
     report = _page_text(open_page("toolsearch/ui/report.py", query))
-    assert "Recommended settings across context lengths: threshold_pct 4.7%, listing_max_tokens 1,491 (the best" in report
+    assert "Recommended settings across context lengths: threshold_pct 23.2%, listing_max_tokens 46,241 (the best" in report
     one_form(report)

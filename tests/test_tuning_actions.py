@@ -13,7 +13,7 @@ import yaml
 from streamlit.testing.v1 import AppTest
 
 from conftest import inspector_of, run_cli
-from toolsearch.analysis.recommend import (LISTING_OFF_ACTION, request_cost_lines, headroom_action_words,
+from toolsearch.analysis.recommend import (LISTING_OFF_ACTION, NOT_REACHED_BLOCK_WORDS, request_cost_lines, headroom_action_words,
                                            recommend_for_contexts)
 from toolsearch.analysis.report import build_report, esc
 from toolsearch.analysis.sweep import listing_ladder
@@ -91,7 +91,10 @@ def test_listing_off_says_what_to_remove(tmp_path: Path) -> None:
     assert _line(result.stdout, "headroom: ") == "headroom: 0% · nothing is listed, so there is no listing growth to absorb"
     block = run_cli("recommend", *args, "--yaml").stdout
     assert f"# {LISTING_OFF_ACTION}\n" in block
-    assert yaml.safe_load(block)["tools"]["tool_search"]["listing"] == "off"  # the block keeps the settings; the comment says why not
+    # the block keeps the settings, commented out as every block that misses its goal; the comment says why
+    assert yaml.safe_load(block) is None
+    assert yaml.safe_load("\n".join(line.removeprefix("# ") for line in block.split(f"{NOT_REACHED_BLOCK_WORDS}\n", 1)[1].splitlines())
+                          )["tools"]["tool_search"]["listing"] == "off"
     check = run_cli("check", *args)
     assert check.returncode == 1
     assert check.stdout.splitlines()[-1] == ("no setting reaches it at every length: listing is off, so no listing is "

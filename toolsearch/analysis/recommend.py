@@ -319,7 +319,8 @@ class MultiRecommendation:
         listing_max_tokens: recommended ``listing_max_tokens`` (tokens), exact to 1.
         budget_needed: the smallest budget (tokens) the recommended settings are chosen for at
             every length, or ``None`` (with per-length goals: the largest of ``length_budgets``,
-            the cap it needs). When ``reached`` is false, the best reachable setting's budget.
+            the cap it needs). When ``reached`` is false, the best reachable setting's budget (the
+            largest of ``length_budgets`` when it keeps the goal at some lengths).
         goal_budget: the smallest budget (tokens) that reaches the goal, whatever the context
             lengths allow: ``budget_needed`` when ``reached``, the larger figure ``reason`` gives
             when a length is too short for it, ``None`` when no budget reaches it (with per-length
@@ -369,10 +370,14 @@ class MultiRecommendation:
             alone would let collapse, which ones, why (the listing collapses the largest names block
             first) and what it costs, in words (:func:`_keep_forces_words`); empty otherwise.
         lower_goal: with one goal for every length out of reach because some lengths are too short
-            for it, the whole goal as ``--goal`` takes it with a lower goal at every such length
-            (``names,32k=any``), as the ``not named`` line suggests it (:func:`_fits_elsewhere`);
+            for it while others are not (any goal), the whole goal as ``--goal`` takes it with, at every
+            such length, the most demanding goal that length reaches (``names,32k=any``,
+            ``full,3k=names``), verified to be reached (:func:`_lower_goal`, :func:`lower_goal_lines`);
             ``lower_goal_words``: that suggestion in a sentence, with what it costs, as ``check``
             says it; both empty otherwise.
+        core_only: the listed lengths where the goal is met only through tools that are not MCP
+            servers' (kind ``core`` or ``plugin``): every MCP server there is a summary line or
+            hidden, each length with the servers the listing names (:func:`with_core_only`); ``()`` when none.
         config_servers: with a harness config (``--config``) whose MCP servers disagree with the
             catalog's (servers the catalog lacks, servers set up otherwise than the catalog was
             listed with, catalog servers the config does not configure), one sentence per way they
@@ -416,6 +421,7 @@ class MultiRecommendation:
     lower_goal_words: str = ""
     config_servers: tuple[str, ...] = ()
     gate_refused: str = ""
+    core_only: tuple[tuple[int | None, tuple[str, ...]], ...] = ()
 
     @property
     def worst(self) -> ContextOutcome:
@@ -536,19 +542,34 @@ class MultiRecommendation:
                 f"is larger, the budget is {floor} tokens")
 
     @property
+    def goal_kept_at(self) -> tuple[int | None, ...]:
+        """When the goal is out of reach, the listed lengths where the best reachable setting still
+        reaches their goal (each given the budget its goal needs: the goal fits there), in the order of
+        :attr:`contexts`; ``()`` when it is reached, or when no length keeps it."""
+        if self.reached or not self.length_budgets or not self.length_goal_budgets:
+            return ()
+        return tuple(c.context_length for c, b, g in zip(self.contexts, self.length_budgets, self.length_goal_budgets)
+                     if b is not None and g is not None and b >= g)
+
+    @property
     def fallback_words(self) -> str:
         """How the settings were chosen when the goal is out of reach: ``"the fewest listing tokens"``,
-        or, when nothing can be listed at the shortest length (no budget is left to save there),
-        that the largest settings were taken so every other length gets its best form."""
+        led by where the goal is kept (``"the goal kept at 200K, where it fits, and the fewest listing
+        tokens"``, :attr:`goal_kept_at`), or, when nothing can be listed at the shortest length (no
+        budget is left to save there), that the largest settings were taken so every other length gets
+        its best form."""
         if self.reason == LISTING_OFF_REASON:
             return "the current settings, as no setting lists anything while the listing is off"
         if self.budget_needed is None:
             return ("the largest settings, as nothing can be listed at the shortest length and they give every "
                     "other length its best form")
+        kept = self.goal_kept_at
+        lead = (f"{'each length' + chr(39) + 's own goal' if self.length_goals else 'the goal'} kept at "
+                f"{_and(_length_word(c) for c in kept)}, where it fits, and " if kept else "")
         if self.headroom_pct and any(_short_of_room(c, self.headroom_pct) for c in self.contexts):
-            return (f"the fewest listing tokens and as much room as fits below the next larger listing (less "
+            return (f"{lead}the fewest listing tokens and as much room as fits below the next larger listing (less "
                     f"than the {self.headroom_pct:g}% headroom asked)")
-        return "the fewest listing tokens"
+        return f"{lead}the fewest listing tokens"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: ``threshold_pct``, ``listing_max_tokens``, ``goal`` (the goal of the
@@ -580,6 +601,7 @@ class MultiRecommendation:
                                  "share_pct": round(share, 1)} for c, share in large_shares(self)],
                 "no_tools": list(self.no_tools), "keep_forces": self.keep_forces,
                 "lower_goal": self.lower_goal or None,
+                "core_only": [{"context_length": c, "servers": list(names)} for c, names in self.core_only],
                 "config_servers": list(self.config_servers), "gate_refused": self.gate_refused or None,
                 **({"keep_called": self.keep_called.to_dict()} if self.keep_called is not None else {})}
 
@@ -945,10 +967,13 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     budget chosen is ``ceil(listing × (1 + headroom_pct / 100))``), so the setting survives that
     much catalog growth. The listing chosen is the one with the fewest tokens that allows it.
 
-    When the goal cannot be reached at every length, the answer maximises, at the worst length,
-    first the servers at names or better and then the tools named, and among those settings takes
-    the fewest listing tokens at every length; ``reason`` says why the goal is out of reach and
-    ``unnamed`` which servers are not named and why. When no listing keeps the headroom at the
+    When the goal cannot be reached at every length, the answer (the best reachable setting) keeps
+    the goal at every length where it fits and gives each length too short for it the listing naming
+    the most servers and then tools that the length can hold (so the worst length names as many as any
+    setting can), with the fewest listing tokens at every length: each length gets the budget a
+    recommendation for it alone gives, as with per-length goals, so a length where the goal fits never
+    lists less than the goal asks. ``reason`` says why the goal is out of reach, ``unnamed`` which
+    servers are not named and why, and ``lower_goal`` the per-length goal that is reached. When no listing keeps the headroom at the
     shortest length but some listing fits there, the one that reaches the goal with the fewest
     tokens (else the one naming the most), with the largest budget that still gives it (less room
     than asked). When nothing can be listed at all, the
@@ -997,7 +1022,8 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
         if reached:  # kept if no setting has the headroom: the budget reaches the goal, room or not
             goal_budget = budget
         outs = outcomes(ladder, pct, cap, lengths)
-        if budget is not None and headroom_pct and (per_length or cap == C.LISTING_MAX_TOKENS_MIN > budget):
+        spread = len(set(budgets)) > 1  # the lengths are given different budgets (the goal kept where it fits)
+        if budget is not None and headroom_pct and (per_length or spread or cap == C.LISTING_MAX_TOKENS_MIN > budget):
             # Some length gets a budget above the one it needs (the cap's floor of 200, or another
             # length's larger goal), where a larger listing may fit with less headroom: raise
             # threshold_pct until none does.
@@ -1034,23 +1060,32 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
         return result(True, None, config.threshold_pct, config.listing_max_tokens, 0, "")
     if not ladder.listing_enabled:  # no setting changes anything: keep the current ones
         return result(False, None, config.threshold_pct, config.listing_max_tokens, None, LISTING_OFF_REASON)
+    def each_alone(goal_of: Any) -> tuple[list[MultiRecommendation], tuple[int | None, ...]]:
+        """Each length alone, with its own goal (``goal_of(length)``): its answer and its budget."""
+        alone = [recommend_for_contexts(ladder, config, [c], goal_of(c), except_servers=except_servers,
+                                        keep_servers=keep_servers, headroom_pct=headroom_pct) for c in lengths]
+        return alone, tuple(r.budget_needed for r in alone)
+
+    def settings_for(budgets: Sequence[int]) -> tuple[float, int, int]:
+        """The smallest settings giving each length its budget: ``(threshold_pct, listing_max_tokens,
+        the largest budget)``."""
+        known = [(c, b) for c, b in zip(lengths, budgets) if c is not None and c > 0]
+        pct = max((smallest_threshold_pct(b, c) or C.THRESHOLD_PCT_MAX for c, b in known),
+                  default=config.threshold_pct)
+        need = max(budgets)
+        return pct, max(C.LISTING_MAX_TOKENS_MIN, need), need
+
     if per_length:
         # Each length alone, with its own goal; then the smallest settings giving each its budget.
-        alone = [recommend_for_contexts(ladder, config, [c], goal_at(goal, per_length, c),
-                                        except_servers=except_servers, keep_servers=keep_servers,
-                                        headroom_pct=headroom_pct) for c in lengths]
+        alone, budgets = each_alone(lambda c: goal_at(goal, per_length, c))
         reasons = "; ".join(f"{at_length(c)}: {r.reason}" for c, r in zip(lengths, alone) if not r.reached)
-        budgets = tuple(r.budget_needed for r in alone)
         goals_need = [r.goal_budget for r in alone]
         goal_need = None if None in goals_need else max(goals_need)
         if any(b is None for b in budgets):
             return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reasons,
                           budgets, goal_budget=goal_need, goal_budgets=tuple(goals_need))
-        known = [(c, b) for c, b in zip(lengths, budgets) if c is not None and c > 0]
-        pct = max((smallest_threshold_pct(b, c) or C.THRESHOLD_PCT_MAX for c, b in known),
-                  default=config.threshold_pct)
-        need = max(b for b in budgets if b is not None)
-        return result(not reasons, None, pct, max(C.LISTING_MAX_TOKENS_MIN, need), need, reasons, budgets,
+        pct, cap, need = settings_for([b for b in budgets if b is not None])
+        return result(not reasons, None, pct, cap, need, reasons, budgets,
                       goal_budget=goal_need, goal_budgets=tuple(goals_need))
     largest, kind, limit_words = _largest_budget(lengths)
     chosen = _chosen_budgets(ladder, headroom_pct)
@@ -1064,6 +1099,24 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     less = _most_headroom_reaching(ladder, meets, largest, headroom_pct)
     if less is not None:  # out of reach only for the headroom asked: say how much of it would do
         reason += f"; {less:g}% headroom or less reaches it"
+    if goal_budget is not None and any(goal_budget <= _largest_budget([c])[0] for c in lengths):
+        # Too short a length keeps the goal out of reach, but a longer one fits it: the best reachable
+        # setting keeps the goal there and gives each shorter length its own best reachable listing
+        # (the same listing at the shortest length as one budget for every length would), so a length
+        # where the goal fits never lists less than the goal asks.
+        alone, budgets = each_alone(lambda c: goal)
+        if all(b is not None for b in budgets):
+            pct, cap, need = settings_for([b for b in budgets if b is not None])
+            # Each length must get the listing it gets alone. With headroom out of reach a length's own
+            # answer is the largest budget below the next larger listing, which a threshold_pct on the
+            # 0.1 grid may pass: take the largest threshold_pct at or below that gives each its own.
+            want = [r.contexts[0].listing_tokens for r in alone]
+            k = round(pct * 10)
+            while k >= 0 and [o.listing_tokens for o in outcomes(ladder, k / 10, cap, lengths)] != want:
+                k -= 1
+            if k >= 0:
+                return result(False, None, k / 10, cap, need, reason, budgets, goal_budget=goal_budget,
+                              goal_budgets=tuple(goal_budget for _ in lengths))
     valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
     if not valid and headroom_pct:
         # No listing keeps the headroom within the shortest length's largest budget, though some
@@ -1115,8 +1168,8 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     # every length's states once: per server and length, they made the loop below grow with the
     # square of the servers
     states_at = {c.context_length: ladder.states_of(ladder.step_at(c.budget)) for c in contexts}
-    costs: dict[str, str] = {}  # per suggested goal, what it costs (computed once, named per server)
-    lowered: list[_LowerGoal] = []  # per server too large for some lengths, the lower goal that names it elsewhere
+    # the per-length goal that reaches where one goal for every length cannot: one for the whole answer
+    lower = _lower_goal(rec, ladder, config)
     unnamed = []
     blocked: list[tuple[str, int]] = []  # kept servers no setting names at some length, with their need
     for name, state in states.items():
@@ -1152,10 +1205,9 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
                      f"the whole context at {_and(context_words(n) for n in too_short)} "
                      f"({_and(f'{n:,}' for n in too_short)} tokens)")
             why = f"{name}: {excepted}naming it needs a budget of {need:,} tokens{extra}, more than {limit}"
-            lower = _lower_goal(rec, states_at, name, need, ladder, config, costs)
-            if lower is not None:
-                lowered.append(lower)
-            why += _fits_elsewhere(lower) or (f"; named at {named_words}" if named_at else "")
+            why += f"; named at {named_words}" if named_at else ""
+            if named_at and lower is not None:  # what keeps its lengths' goal and names it where it fits
+                why += f"; {_lower_goal_words(lower)}"
             if name in rec.keep_servers:  # the goal asks for it named: say what would
                 why += _kept_words(rec, name, need)
                 blocked.append((name, need))
@@ -1170,12 +1222,10 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     growth = min(c.headroom_tokens for c in contexts) if worst.listing_tokens else 0
     per_tool = worst.listing_tokens / worst.tools_named if worst.tools_named else 0
     tools = int(growth // per_tool) if per_tool else 0
-    # the server needing the largest budget has every length too short for another one among its own
-    first = max(lowered, key=lambda lower: (len(lower.short), lower.need), default=None)
     return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools,
                    keep_forces=_keep_forces_words(rec, ladder, config, states_at),
-                   lower_goal=first.suggested if first else "",
-                   lower_goal_words=(_lower_goal_words(first) if first
+                   lower_goal=lower.suggested if lower else "",
+                   lower_goal_words=(_lower_goal_words(lower) if lower
                                      else _kept_block_words(rec, blocked) if blocked else ""))
 
 
@@ -1258,77 +1308,61 @@ def _kept_block_words(rec: MultiRecommendation, blocked: Sequence[tuple[str, int
 
 @dataclass(frozen=True)
 class _LowerGoal:
-    """A lower goal for the lengths too short to name one server (:func:`_lower_goal`)."""
+    """A per-length goal for the lengths too short for the goal (:func:`_lower_goal`)."""
 
-    fits: tuple[int | None, ...]  # lengths where its names fit but one setting for every length leaves it out
-    short: tuple[int, ...]  # every length too short to name it, each given the lower goal
-    items: str  # the per-length goals, "32k=any"
+    fits: tuple[int | None, ...]  # the lengths where the goal fits
+    short: tuple[int, ...]  # every length too short for it, each given the best goal it reaches
+    items: str  # the per-length goals, "32k=any" or "16k=listed,32k=names"
     suggested: str  # the whole goal as --goal takes it, "names,32k=any"
     cost: str  # what that goal costs (suggestion_cost_words)
-    need: int
 
 
-def _lower_goal(rec: MultiRecommendation, states_at: Mapping[int | None, Mapping[str, str]], name: str,
-                need: int, ladder: Ladder, config: ToolSearchConfig, costs: dict[str, str]) -> _LowerGoal | None:
-    """With one goal for every length and that goal out of reach at the worst length, the answer
-    lists no more at the other lengths either: for a server it leaves out at lengths where a budget
-    of ``need`` tokens, which names it, fits, the per-length goal that names it there (the lower goal
-    at every length too short to name it); ``None`` when there is none, or when the goal is per
-    length already. ``states_at``: per context length of ``rec``, each server's state there. What
-    that goal costs (:func:`suggestion_cost_words`, on ``ladder`` with ``config`` as the current
-    settings) is kept in ``costs`` per goal, so several servers share one computation."""
-    worst = rec.worst
-    if rec.reached or rec.length_goals or worst.context_length is None:
+def _lower_goal(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) -> _LowerGoal | None:
+    """With one goal for every length out of reach because some listed lengths are too short for it
+    while others are not: the goal as ``--goal`` takes it with, at each length too short for it, the
+    most demanding plain goal that length reaches (from the form the best reachable setting gives it,
+    the best listing it can hold), e.g. ``full,3k=names``. Verified with :func:`recommend_for_contexts`
+    on ``ladder`` (``config``: the current settings, for its cost): ``None`` when that goal is not
+    reached either (a server kept named that a short length cannot name, said by :func:`_kept_block`),
+    when no length fits the goal or some length lists nothing, and with per-length goals already."""
+    if rec.reached or rec.length_goals or rec.goal_budget is None or rec.inactive or not ladder.listing_enabled:
         return None
-    fits = [c.context_length for c in rec.contexts if c.context_length != worst.context_length
-            and states_at[c.context_length].get(name) not in ("full", "names")
-            and need <= _largest_budget([c.context_length])[0]]
-    reachable = next((g for g in GOALS if FORM_RANK[worst.listing_form] <= FORM_RANK[GOAL_FORMS[g]]), None)
-    if not fits or reachable is None or reachable == rec.goal:
+    short = [c.context_length for c in rec.contexts if rec.goal_budget > _largest_budget([c.context_length])[0]]
+    fits = tuple(c.context_length for c in rec.contexts if c.context_length not in short)
+    if not short or not fits or any(c is None for c in short):
         return None
-    # every length too short to name it gets the lower goal, not the shortest alone: with the goal
-    # kept at a second such length (16K and 32K, say) the suggested goal is out of reach there too
-    short = [c.context_length for c in rec.contexts
-             if c.context_length is not None and need > _largest_budget([c.context_length])[0]]
-    short = sorted(set(short) | {worst.context_length})
+    lowest = GOALS.index(rec.goal) + 1  # a length too short for the goal gets a less demanding one
+    goals: dict[int, str] = {}
+    for c in rec.contexts:
+        if c.context_length in short:
+            reachable = next((g for g in GOALS[lowest:] if FORM_RANK[c.listing_form] <= FORM_RANK[GOAL_FORMS[g]]), None)
+            if reachable is None:
+                return None
+            goals[c.context_length] = reachable
     keys = []
-    for n in short:
+    for n, g in sorted(goals.items()):
         key = context_words(n).lower()
-        keys.append(key if "," not in key else str(n))  # 12,345 would split the goal list
-    items = ",".join(f"{key}={reachable}" for key in keys)
+        keys.append(f"{key if ',' not in key else n}={g}")  # 12,345 would split the goal list
+    items = ",".join(keys)
+    alternative = recommend_for_contexts(
+        ladder, config, [c.context_length for c in rec.contexts], rec.goal, except_servers=rec.except_servers,
+        keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals=goals)
+    if not alternative.reached:
+        return None
     # the whole goal as `--goal` takes it: "32k=listed" alone is refused there (the other lengths
     # would have no goal); the Tuning page's per-length field takes the items alone
-    suggested = f"{rec.goal},{items}"
-    if suggested not in costs:
-        alternative = recommend_for_contexts(
-            ladder, config, [c.context_length for c in rec.contexts], rec.goal, except_servers=rec.except_servers,
-            keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals={n: reachable for n in short})
-        # a goal that fails too is no suggestion: a server kept named at every length that no setting
-        # names at a short length keeps any per-length goal out of reach there (said by _kept_block)
-        costs[suggested] = suggestion_cost_words(alternative) if alternative.reached else ""
-    if not costs[suggested]:
-        return None
-    return _LowerGoal(tuple(fits), tuple(short), items, suggested, costs[suggested], need)
-
-
-def _fits_elsewhere(lower: _LowerGoal | None) -> str:
-    """The words (after a ``not named`` server's reason) for :func:`_lower_goal`'s suggestion;
-    ``""`` without one."""
-    if lower is None:
-        return ""
-    own = "a goal of its own" if len(lower.short) == 1 else "a goal of their own"
-    return (f"; its names would fit at {_and(_length_word(c) for c in lower.fits)}, where one setting for every length "
-            f"leaves it out too: {own} for {_and(context_words(n) for n in lower.short)} lets the longer lengths name it "
-            f"({lower.items.replace(',', ', ')}; on the command line --goal {lower.suggested}); {lower.cost}")
+    return _LowerGoal(fits, tuple(sorted(goals)), items, f"{rec.goal},{items}", suggestion_cost_words(alternative))
 
 
 def _lower_goal_words(lower: _LowerGoal) -> str:
-    """:func:`_lower_goal`'s suggestion as a sentence of its own, as ``check`` gives it after the
-    reason no setting reaches the goal: the same per-length goals, ``--goal`` value and cost as the
-    ``not named`` line of ``recommend``."""
+    """:func:`_lower_goal`'s suggestion in words, as ``check`` gives it after the reason no setting
+    reaches the goal and ``recommend`` after the reason (or a ``not named`` server's reason):
+    ``a goal of its own for 3K keeps the goal at 200K (3k=names; on the command line --goal
+    full,3k=names); that goal takes threshold_pct 49.1%, …``."""
     own = "a goal of its own" if len(lower.short) == 1 else "a goal of their own"
-    return (f"{own} for {_and(context_words(n) for n in lower.short)} lets the longer lengths name the servers that fit there "
-            f"({lower.items.replace(',', ', ')}; on the command line --goal {lower.suggested}); {lower.cost}")
+    return (f"{own} for {_and(context_words(n) for n in lower.short)} keeps the goal at "
+            f"{_and(context_words(c) for c in lower.fits)} ({lower.items.replace(',', ', ')}; on the command line "
+            f"--goal {lower.suggested}); {lower.cost}")
 
 
 def suggestion_cost_words(rec: MultiRecommendation) -> str:
@@ -1470,6 +1504,77 @@ def headroom_listing_as_much(ladder: Ladder, config: ToolSearchConfig, rec: Mult
     return high
 
 
+@dataclass(frozen=True)
+class KeepingGoal:
+    """The goal that keeps what the current settings list at the lengths where a recommendation
+    lists less (:func:`keeping_goal`).
+
+    Attributes:
+        goal: the whole goal as ``--goal`` takes it, e.g. ``names,200k=full,1m=full``.
+        lengths: the lengths where the recommendation lists less that this goal keeps as the current
+            settings list them; ``still_lower``: those it does not (no plain goal keeps them).
+        threshold_pct / listing_max_tokens: the settings that reach it; ``cost``: what they cost, in
+            words (:func:`suggestion_cost_words`).
+    """
+
+    goal: str
+    lengths: tuple[int | None, ...]
+    still_lower: tuple[int | None, ...]
+    threshold_pct: float
+    listing_max_tokens: int
+    cost: str
+
+    def words(self, settings: str = "current") -> str:
+        """In words, as the ``lists less`` line ends: ``--goal names,200k=full,1m=full keeps what the
+        default settings list at 200K and 1M; that goal takes threshold_pct 5.1%, …``."""
+        rest = f" (not at {_and(context_words(c) for c in self.still_lower)})" if self.still_lower else ""
+        return (f"--goal {self.goal} keeps what the {settings} settings list at "
+                f"{_and(context_words(c) for c in self.lengths)}{rest}; {self.cost}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: ``goal``, ``context_lengths``, ``still_lower``, ``threshold_pct``,
+        ``listing_max_tokens`` and ``cost`` (the words)."""
+        return {"goal": self.goal, "context_lengths": list(self.lengths), "still_lower": list(self.still_lower),
+                "threshold_pct": self.threshold_pct, "listing_max_tokens": self.listing_max_tokens, "cost": self.cost}
+
+
+def keeping_goal(ladder: Ladder, config: ToolSearchConfig, rec: MultiRecommendation) -> KeepingGoal | None:
+    """Where ``rec`` lists less than the settings ``config`` has now (:func:`lowered_servers`): the goal
+    that keeps those lengths as ``config`` lists them. Each such length gets the most demanding plain
+    goal the current listing there meets, where that asks more than its goal in ``rec``; the goal is
+    verified with :func:`recommend_for_contexts` (same exceptions, kept servers and headroom). ``None``
+    when ``rec`` lists no less anywhere, when no plain goal asks more there, or when that goal is not
+    reached or keeps none of those lengths."""
+    lengths = [c.context_length for c in rec.contexts]
+    if rec.inactive or not ladder.listing_enabled:
+        return None
+    current = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
+    lowered = lowered_lengths(current, rec.contexts)
+    goals = dict(rec.length_goals)
+    raised = []
+    for now in current:
+        c = now.context_length
+        if c not in lowered or now.tier == 0:
+            continue
+        met = next((g for g in GOALS if FORM_RANK[now.listing_form] <= FORM_RANK[GOAL_FORMS[g]]), None)
+        if met is not None and GOALS.index(met) < GOALS.index(rec.goal_at(c)):
+            goals[c] = met
+            raised.append(c)
+    if not raised:
+        return None
+    asked = recommend_for_contexts(ladder, config, lengths, rec.goal, except_servers=rec.except_servers,
+                                   keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals=goals)
+    if not asked.reached:
+        return None
+    still = set(lowered_lengths(current, asked.contexts))
+    kept = tuple(c for c in lengths if c in lowered and c not in still)
+    if not kept:
+        return None
+    goal = ",".join([rec.goal, *(f"{_length_arg(c)}={g}" for c, g in asked.length_goals)])
+    return KeepingGoal(goal, kept, tuple(c for c in lengths if c in lowered and c in still), asked.threshold_pct,
+                       asked.listing_max_tokens, suggestion_cost_words(asked))
+
+
 def more_headroom_clause(headroom: int | None, settings: str = "current", where: str = "at every length") -> str:
     """What asking for more headroom would do where a reached recommendation lists less than the
     ``settings`` (``current`` or ``default``) settings, as a clause: ``headroom`` from
@@ -1496,6 +1601,39 @@ def lowered_where(lowered: Sequence[tuple[int | None, str]]) -> str:
     page write them: ``200K (lower form: full → names), 1M (lower form: full → names)`` (each length
     as :func:`context_words` writes it)."""
     return ", ".join(f"{context_words(c)} ({change})" for c, change in lowered)
+
+
+def with_core_only(rec: MultiRecommendation, ladder: Ladder, kinds: Mapping[str, str]) -> MultiRecommendation:
+    """``rec`` with :attr:`MultiRecommendation.core_only` filled: the listed lengths where the goal
+    holds, the listing names some servers (form ``mixed``), and every server it names is not an MCP
+    server (``kinds``: each server's kind, ``mcp`` when not given) while some MCP server has deferred
+    tools: a ``listed`` goal met by a built-in tool such as ``todo_list`` alone, every MCP server a
+    summary line. Read off ``ladder``, the one ``rec`` was."""
+    mcp = [s.name for s in ladder.servers if kinds.get(s.name, "mcp") == "mcp"]
+    found = []
+    for c in rec.contexts:
+        goal = rec.goal_at(c.context_length)
+        if not mcp or c.tier == 0 or c.listing_form != "mixed" or FORM_RANK["mixed"] > FORM_RANK[GOAL_FORMS[goal]]:
+            continue
+        named = [name for name, state in ladder.states_of(ladder.step_at(c.budget)).items()
+                 if state in ("full", "names")]
+        if named and all(kinds.get(name, "mcp") != "mcp" for name in named):
+            found.append((c.context_length, tuple(named)))
+    return replace(rec, core_only=tuple(found))
+
+
+def core_only_lines(rec: MultiRecommendation) -> list[str]:
+    """One line for :attr:`MultiRecommendation.core_only`, as ``recommend`` prints it and its
+    ``--yaml`` block comments it: ``only built-in tools named at 8K, 32K and 200K: the goal is met by
+    the tools of core alone (not an MCP server), and every MCP server is a summary line there; --goal
+    names or --keep SERVER lists an MCP server's tools by name``; ``[]`` when there is none."""
+    if not rec.core_only:
+        return []
+    where = _and(context_words(c) for c, _ in rec.core_only)
+    servers = list(dict.fromkeys(name for _, names in rec.core_only for name in names))
+    return [f"only built-in tools named at {where}: the goal is met by the tools of {_and(servers)} alone (not an MCP "
+            f"server), and every MCP server is a summary line there; --goal names or --keep SERVER lists an MCP "
+            f"server's tools by name"]
 
 
 def no_tools_lines(rec: MultiRecommendation) -> list[str]:
@@ -1532,10 +1670,12 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
     much as the default settings at every length only from 149% headroom on``."""
     defaults = (config.threshold_pct, config.listing_max_tokens) == (C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)
     settings = "default" if defaults else "current"
+    keeping = keeping_goal(ladder, config, rec) if ladder is not None else None
     return (f"lists less than the {settings} settings ({settings_words(config.threshold_pct, config.listing_max_tokens)}) "
             f"at {lowered_where(lowered)}"
             + (" · it is the cheapest setting that meets the goal" if rec.reached
                else " · it is the best reachable setting")
+            + (f" · {keeping.words(settings)}" if keeping is not None else "")
             + (" · " + more_headroom_clause(headroom_listing_as_much(ladder, config, rec), settings,
                                             every_length_words([c.context_length for c in rec.contexts]))
                if ladder is not None and rec.reached else ""))
@@ -1619,6 +1759,27 @@ def beyond_goal_line(rec: MultiRecommendation) -> str:
               "the context length grows")
 
 
+def lower_goal_lines(rec: MultiRecommendation) -> list[str]:
+    """The per-length goal that is reached where one goal for every length is not
+    (:attr:`MultiRecommendation.lower_goal_words`), as a line of ``recommend``'s text and a comment of
+    its ``--yaml`` block: ``per-length goal: a goal of its own for 3K keeps the goal at 200K (3k=names;
+    on the command line --goal full,3k=names); that goal takes …``. ``[]`` without one, or when a
+    ``not named`` line already carries it (said once)."""
+    if not rec.lower_goal or any(rec.lower_goal_words in u.reason for u in rec.unnamed):
+        return []
+    return [f"per-length goal: {rec.lower_goal_words}"]
+
+
+def _worst_words(rec: MultiRecommendation) -> str:
+    """Where the best reachable setting's fewest servers are named: ``every length`` when every listed
+    length names as many, else the lengths that name that few (``1K``), or the one listed length."""
+    if len(rec.contexts) == 1:
+        return length_label(rec.worst.context_length)
+    least = [c.context_length for c in rec.contexts
+             if (c.servers_named, c.tools_named) == (rec.worst.servers_named, rec.worst.tools_named)]
+    return "every length" if len(least) == len(rec.contexts) else _and(_length_word(c) for c in least)
+
+
 def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                          lowered: Sequence[tuple[int | None, str]], ladder: Ladder | None = None,
                          surface: str = "cli", request_costs: Sequence[str] = ()) -> list[str]:
@@ -1655,7 +1816,8 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
         lines += [f"not reachable at {lengths_scope_words(rec)}: {rec.reason}"
                   + (f"; {LISTING_OFF_ACTION}" if rec.reason == LISTING_OFF_REASON else ""),
                   f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at "
-                  f"{'every length' if len(rec.contexts) > 1 else length_label(worst.context_length)}, {rec.fallback_words}): {settings_words(rec.threshold_pct, rec.listing_max_tokens)}"]
+                  f"{_worst_words(rec)}, {rec.fallback_words}): {settings_words(rec.threshold_pct, rec.listing_max_tokens)}"]
+        lines += lower_goal_lines(rec)
     action = headroom_action_words(rec, surface)
     lines.append(f"headroom: {rec.headroom_words} · {rec.growth_words}" + (f" · {action}" if action else ""))
     lines += request_costs
@@ -1666,6 +1828,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     if lowered:
         lines.append(lowered_words(rec, config, lowered, ladder))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
+    lines += core_only_lines(rec)
     lines += no_tools_lines(rec)
     return (lines + large_share_lines(rec) + called_unnamed_lines(rec) + shorter_length_lines(rec)
             + outside_scope_lines(rec))
@@ -2278,7 +2441,9 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config
     # review sees must not trade a server away behind a count ("9 of 10 servers named")
     lines += [f"# not named: {_comment_text(server.reason)}" for server in rec.unnamed]
+    lines += [f"# {_comment_text(line)}" for line in core_only_lines(rec)]
     lines += [f"# {_comment_text(line)}" for line in no_tools_lines(rec)]
+    lines += [f"# {_comment_text(line)}" for line in lower_goal_lines(rec)]
     lines += [f"# {_comment_text(line)}" for line in large_share_lines(rec)]
     # the evidence against the block, as `recommend` prints it: the called tools it leaves unnamed
     lines += [f"# {_comment_text(line)}" for line in called_unnamed_lines(rec)]
@@ -2293,9 +2458,26 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
                                             config_file=config_file):
         lines.append("# " + (gate_line_text(label, _comment_safe(command), _comment_text(words)) if command
                              else gate_line_text(label, None, _comment_text(words))))
+        if label == "gate" and command:  # the gate reads the harness config: this file is not it yet
+            lines.append(f"# {_comment_text(gate_before_merge_words(config_file))}")
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)
+    if not rec.reached:  # not a block to ship: written as comments, so nothing merges or gates on it by mistake
+        lines.append(f"# {NOT_REACHED_BLOCK_WORDS}")
+        body = "".join(f"# {line}\n" for line in body.splitlines())
     return "\n".join(lines) + "\n" + body
+
+
+#: The comment above a block that does not reach its goal (:func:`export_block`), and what
+#: ``recommend --yaml`` says on stderr about it.
+NOT_REACHED_BLOCK_WORDS = ("the goal is not reached, so the block is commented out: uncomment it only to take the best "
+                           "reachable setting as it is")
+
+
+def gate_before_merge_words(config_file: str = "config.yaml") -> str:
+    """The comment under the block's ``# gate:`` line: the gate reads ``config_file`` (the harness
+    config the block is merged into), so until then it is run with this file as ``--config``."""
+    return f"until this block is merged into {config_file}, run the gate with --config set to this file"
 
 
 @dataclass(frozen=True)

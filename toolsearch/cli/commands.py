@@ -1116,7 +1116,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       add_whole_catalog, request_cost_lines, export_block, headroom_listing_as_much, lowered_changes, lowered_servers, outcome_rows, recommend_for_contexts,
                                       recommendation_lines, servers_without_tools, sessions_line,
                                       gate_line_text, gate_lines, verdict_line,
-                                      more_than_goal_dicts, raised_changes)
+                                      more_than_goal_dicts, raised_changes, NOT_REACHED_BLOCK_WORDS, with_core_only, keeping_goal)
     from .review import recommendation_markdown  # noqa: PLC0415
     from ..live.client import catalog_key  # noqa: PLC0415
 
@@ -1135,6 +1135,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
                                  keep_servers=keep, headroom_pct=args.headroom, length_goals=length_goals)
     rec = replace(rec, no_tools=servers_without_tools(inspector))  # named wherever the answer is read
+    # a goal met by built-in tools alone, every MCP server a summary line: said, not only counted
+    rec = with_core_only(rec, ladder, {s.name: s.kind for s in inspector.catalog.servers})
     # the config starts other servers than the catalog lists, or registers them otherwise: said with the
     # answer, and beside the gate line that check --strict would refuse
     rec = with_server_agreement(rec, agreement, inspector)
@@ -1156,6 +1158,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       scope=inspector.scope.name if inspector.scope is not None else None,
                                       **gate_files(args.sources, config_servers, args.config), lowered=lowered,
                                       ladder=ladder, request_costs=request_costs))
+        if not rec.reached:  # standard output is likely a file: say why its block is commented out
+            print(f"toolsearch: note: {NOT_REACHED_BLOCK_WORDS}", file=sys.stderr)
         return status
     if fmt == "json":
         data = rec.to_dict()
@@ -1173,6 +1177,9 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
             **gate_files(args.sources, config_servers, args.config)) if label == "gate"), None)
         # the figure the "lists less" line and the Tuning page give: one function for every surface
         data["headroom_listing_as_much"] = headroom_listing_as_much(ladder, config, rec)
+        # the goal that keeps what the current settings list where this answer lists less: the "lists less" line's
+        keeping = keeping_goal(ladder, config, rec)
+        data["keeping_goal"] = keeping.to_dict() if keeping is not None else None
         # where no request fits or tool search costs more than it saves: the lines the text output prints
         data["request_costs"] = request_costs
         if args.session_sources:

@@ -740,6 +740,11 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                                      fail_on_worse=args.fail_on_worse)
     # the suggested settings, like recommend's, are for the servers as the catalog lists them
     result = replace(result, suggestion=with_server_agreement(result.suggestion, agreement))
+    if result.suggestion is not None:  # a goal met by built-in tools alone: named as recommend names it
+        from ..analysis.recommend import with_core_only  # noqa: PLC0415
+        result = replace(result, suggestion=with_core_only(
+            result.suggestion, listing_ladder(inspector.planner, config, args.tokenizer),
+            {s.name: s.kind for s in inspector.catalog.servers}))
     status = decided(0 if result.passed else 1)
     called_lines = [one_line(line) for line in keep_called_lines(kept_called)]
     if args.format == "json":
