@@ -59,12 +59,13 @@ def test_ship_one_setting_for_32k_200k_1m_on_the_combined_catalog(browser, app_u
     config = parse_config({})
     ladder = listing_ladder(inspector.planner, config)
     expected = recommend_for_contexts(ladder, config, LENGTHS, "names", headroom_pct=HEADROOM)
-    assert [c.servers_named for c in expected.contexts] == [9, 9, 9]  # the question's premise
+    # the question's premise: cloudflare cannot be named at 32K; the best reachable setting names it where it fits
+    assert [c.servers_named for c in expected.contexts] == [9, 10, 10]
     assert [u.name for u in expected.unnamed] == ["cloudflare"]
     expected_block = export_block(expected, config, catalog_name=inspector.catalog.name,
                                   fingerprint=catalog_key(inspector.catalog), version=__version__,
                                   catalogs=[f"sample_catalogs/{path.name}" for path in CATALOGS],
-                                  lowered=lowered_changes(ladder, config, expected))
+                                  lowered=lowered_changes(ladder, config, expected), ladder=ladder)
 
     ARTIFACTS.mkdir(exist_ok=True)
     context = browser.new_context(viewport={"width": 1400, "height": 1100})
@@ -118,9 +119,9 @@ def test_ship_one_setting_for_32k_200k_1m_on_the_combined_catalog(browser, app_u
         assert _metric(page, "Best reachable listing_max_tokens") == f"{expected.listing_max_tokens:,} tokens"
         rows = page.evaluate(TABLE_JS, "tuning_multi_table")
         assert [r["context length"] for r in rows] == [length_label(n) for n in LENGTHS], rows
-        for row in rows:
+        for row, want in zip(rows, expected.contexts):
             answer = row["best reachable: listing"]
-            assert "9 of 10 servers named" in answer, row
+            assert f"{want.servers_named} of 10 servers named" in answer, row  # 9 at 32K, 10 where the goal fits
             listing, budget = (int(n.replace(",", "")) for n in
                                re.search(r"([\d,]+) of ([\d,]+) budget tokens", answer).groups())
             assert budget >= listing * (1 + HEADROOM / 100), f"no {HEADROOM:g}% headroom at {row['context length']}"
@@ -137,8 +138,10 @@ def test_ship_one_setting_for_32k_200k_1m_on_the_combined_catalog(browser, app_u
         code.scroll_into_view_if_needed()
         done("copy the tools.tool_search block")
         block = code.inner_text().strip()
-        assert re.search(rf"^\s+threshold_pct: {re.escape(f'{expected.threshold_pct:g}')}$", block, re.M), block
-        assert re.search(rf"^\s+listing_max_tokens: {expected.listing_max_tokens}$", block, re.M), block
+        # the goal is not reached at 32K: the block is there, commented out, with why
+        assert "the goal is not reached, so the block is commented out" in block
+        assert re.search(rf"^#\s+threshold_pct: {re.escape(f'{expected.threshold_pct:g}')}$", block, re.M), block
+        assert re.search(rf"^#\s+listing_max_tokens: {expected.listing_max_tokens}$", block, re.M), block
         assert block.index("tools:") < block.index("tool_search:") < block.index("threshold_pct:")
         comments = "\n".join(line for line in block.splitlines() if line.startswith("#"))
         assert f"toolsearch {__version__}" in comments
