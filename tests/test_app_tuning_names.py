@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from conftest import literal_tables, run_cli
@@ -134,3 +135,27 @@ def test_threshold_pct_reads_the_same_on_every_surface() -> None:
     assert "2" in set(grid["threshold_pct (%)"]) and not any(v.endswith(".0") for v in grid["threshold_pct (%)"])
     alone = list(literal_tables(at)["tuning_multi_table"]["this length alone"])
     assert all(cell.split(" / ")[0].endswith("%") for cell in alone), alone
+
+
+def _unescaped(markdown: str) -> str:
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def _cli_line(stdout: str, start: str) -> str:
+    (line,) = [line for line in stdout.splitlines() if line.startswith(start)]
+    return line
+
+
+def test_the_per_length_goal_and_a_goal_met_by_built_in_tools_read_as_recommend_says_them() -> None:
+    """Out of reach for goal full, the page gave only a general hint while ``recommend`` names the
+    per-length goal that is reached (``--goal full,3k=names``); a goal met by core's tools alone was
+    said on the command line only."""
+    cli = run_cli("recommend", TEAM, "--context-lengths", "3k,200k", "--goal", "full")
+    line = _cli_line(cli.stdout, "per-length goal: ")
+    assert "--goal full,3k=names" in line
+    infos = [_unescaped(i.value) for i in _tuning({"lengths": "3k,200k", "goal": "full"}).info]
+    assert [i for i in infos if i.startswith("Per-length goal: ")] == [line[0].upper() + line[1:] + "."], infos
+    cli = run_cli("recommend", TEAM, "--context-lengths", "8k,32k,200k", "--goal", "listed")
+    line = _cli_line(cli.stdout, "only built-in tools named at ")
+    warnings = [_unescaped(w.value) for w in _tuning({"lengths": "8k,32k,200k", "goal": "listed"}).warning]
+    assert [w for w in warnings if w.startswith("Only built-in tools named at ")] == [line[0].upper() + line[1:] + "."]

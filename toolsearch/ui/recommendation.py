@@ -17,7 +17,7 @@ import streamlit as st
 
 from toolsearch.analysis.recommend import (KeepCalled, LengthGoals, MultiRecommendation, add_session_evidence,
                                            add_whole_catalog, keep_called, recommend_for_contexts, servers_without_tools,
-                                           session_drift_words)
+                                           session_drift_words, with_core_only)
 from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessions, Session, UncountedCalls,
                                           called_tools, catalog_drift, drop_repeated, released_hermes_sessions,
                                           recorded_lengths, released_hermes_words, scrub_sessions, uncounted_calls)
@@ -230,6 +230,8 @@ def recommendation_for(v: common.View, q: Question) -> MultiRecommendation:
                                  keep_servers=list(q.keep_servers), headroom_pct=q.headroom_pct,
                                  length_goals=dict(q.length_goals))
     rec = replace(rec, no_tools=servers_without_tools(v.inspector))  # no count shows them: named, as recommend does
+    # a goal met by built-in tools alone, as recommend finds it (the catalog's own server kinds)
+    rec = with_core_only(rec, ladder, {s.name: s.kind for s in v.inspector.catalog.servers})
     if q.keep_called is not None:
         rec = replace(rec, keep_called=q.keep_called)
     if q.called is not None:

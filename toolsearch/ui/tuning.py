@@ -22,6 +22,7 @@ from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, request_cost_lines, shorter_length_lines, export_block, keep_called_lines,
                                            keep_forces_lines, frontier, headroom_action_words, headroom_listing_as_much, large_share_lines, more_headroom_clause,
                                            lowered_changes, lowered_servers, lowered_where, every_length_words, no_tools_lines,
+                                           lower_goal_lines, core_only_lines,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
                                            verdict_line, lengths_scope_words, MultiRecommendation)
 from toolsearch.analysis.report import tier_and_form
@@ -347,9 +348,9 @@ if common.require_catalog(v):
     st.subheader("One setting for every context length you run")
     st.caption("A harness config holds one threshold_pct and one listing_max_tokens for every model it serves. "
                "The recommendation reaches the goal at each context length below at once, with the fewest listing "
-               "tokens; it is exact to 0.1% and 1 token. When the goal is out of reach somewhere, it names as many "
-               "servers as the shortest length allows, at every length, and says which servers cannot be named "
-               "and why. The list, the goal and the headroom are kept across pages and in the link.")
+               "tokens; it is exact to 0.1% and 1 token. When the goal is out of reach somewhere, the best reachable "
+               "setting keeps the goal at the lengths where it fits and gives the others the most they can hold, "
+               "says which servers cannot be named and why, and the per-length goal that is reached. The list, the goal and the headroom are kept across pages and in the link.")
     st.session_state["tuning_context_preset"] = preset_of(st.session_state.get("tuning_contexts", ""))
     servers = [server.name for server in ladder.servers]
     dropped = dropped_servers(servers)  # a link, or another catalog, may name servers this one lacks
@@ -483,6 +484,10 @@ if common.require_catalog(v):
             # the reasons name servers: catalog text, invisible characters shown as markers as in the block
             st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(common.visible(u.reason))}"
                                                         for u in multi.unnamed))
+        for line in lower_goal_lines(multi):  # the goal that is reached: recommend's own line
+            st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/tune:")
+        for line in core_only_lines(multi):  # a goal met by built-in tools alone, as recommend says it
+            st.warning(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/report:")
         for line in no_tools_lines(multi):  # servers no count includes: named, as recommend names them
             st.warning(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/report:")
         for line in large_share_lines(multi):  # what the listing leaves for the conversation
