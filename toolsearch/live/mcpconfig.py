@@ -186,6 +186,19 @@ def _glued_kind(arg: str) -> str | None:
     return None
 
 
+#: An option name as written on a command line: one or two dashes, then letters, digits, ``_``, ``.``
+#: and ``-`` (``--api-key``, ``-apiKey``, ``-Dfile.encoding``); ``-uadmin:pw`` is no option name.
+_OPTION_NAME = re.compile(r"--?[A-Za-z0-9][A-Za-z0-9_.\-]*")
+
+
+def _dashed_secret_option(arg: str) -> bool:
+    """Whether ``arg`` is a single-dash option name (no ``=``) that says its value is a secret
+    (``-apiKey``, ``-clientSecret``): taken as the value of a secret option before it, the next
+    word may be its own value."""
+    return (arg.startswith("-") and not arg.startswith("--") and "=" not in arg
+            and _OPTION_NAME.fullmatch(arg) is not None and _option_kind(arg) == "secret")
+
+
 def _takes_as_value(pending: str, arg: str) -> bool:
     """Whether ``arg`` is the value of the option before it, whose kind is ``pending``
     (:func:`_option_kind`). A header option takes the next argument whatever it is. A secret
@@ -226,11 +239,15 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
             # text: the values under its secret-named keys (:func:`_secret_pairs`), URL credentials.
             env_text = pending == "env" and not _ENV_ASSIGNMENT.fullmatch(arg)
             out.append(("", None if env_text else "header" if pending == "header value" else pending, arg))
-            pending = None
+            # A generated-looking value that is also a Go-style secret option (`--token -apiKey X`) may be
+            # either: masked as the value, and the word after it masked too if it is that option's value.
+            pending = "secret" if pending == "secret" and _dashed_secret_option(arg) else None
             continue
         pending = None
         name, eq, value = arg.partition("=")
-        kind = _option_kind(name)
+        # only a word shaped like an option name is one: `-uadmin:MySecret1` is curl's -u glued to its
+        # value (its password's "Secret" made it read as a secret option, shown whole)
+        kind = _option_kind(name) if _OPTION_NAME.fullmatch(name) else None
         if kind == "env" and eq and not _ENV_ASSIGNMENT.fullmatch(value):
             out.append(("", None, arg))  # `--env={"API_KEY": "x"}`: JSON, read as text (its secret-named keys)
         elif kind is not None and eq:
