@@ -34,6 +34,13 @@ def shown_value(value: Any) -> str:
     return text if len(text) <= SHOWN_VALUE_MAX_CHARS else text[:SHOWN_VALUE_MAX_CHARS - 1] + "…"
 
 
+def _shown_key(key: Any) -> str:
+    """A mapping key of a harness config as a warning names it: a short string as written with credential
+    shapes masked (a key pasted into the wrong place is still a secret), anything else as :func:`shown_value`
+    quotes it (its ``repr``, masked and cut)."""
+    return shown_value(key) if not isinstance(key, str) or len(key) > 60 else mask_token_shapes(key)
+
+
 #: Every spelling of ``enabled`` and ``listing`` that :func:`normalize_tri_state` reads as itself
 #: or as its documented meaning (docs/reference.md §1.3); anything else is replaced by ``auto``.
 TRI_STATE_SPELLINGS = ("true", "1", "yes", "false", "0", "no", *C.TRI_STATE_VALUES)
@@ -257,13 +264,20 @@ def parse_config(block: Any) -> ToolSearchConfig:
         warnings.append(f"tools.tool_search.{key}: {shown_value(raw)} {_what_happened(key, raw, result, max_limit)}")
     known = {"enabled", "threshold_pct", "search_default_limit", "max_search_limit", "listing",
              "listing_max_tokens", "defer"}
+    unknown = 0
     for key in block:
         if key not in known:
+            unknown += 1
+            if unknown > C.CONFIG_UNKNOWN_KEYS_NAMED:
+                continue  # counted below: a block of thousands of keys named each one, on every page rerun
             # a misspelt key is the usual cause: name the key it was probably meant to be
             close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.75) if isinstance(key, str) else []
-            shown = shown_value(key) if not isinstance(key, str) or len(key) > 60 else mask_token_shapes(key)
+            shown = _shown_key(key)
             warnings.append(f"tools.tool_search.{shown}: "
                             "unknown key, ignored" + (f"; did you mean {close[0]}?" if close else ""))
+    if unknown > C.CONFIG_UNKNOWN_KEYS_NAMED:
+        warnings.append(f"tools.tool_search: {unknown - C.CONFIG_UNKNOWN_KEYS_NAMED:,} more unknown keys, ignored "
+                        f"(counted, not named: the first {C.CONFIG_UNKNOWN_KEYS_NAMED:,} are named)")
     return ToolSearchConfig(
         enabled=enabled, threshold_pct=float(threshold), search_default_limit=default_limit,
         max_search_limit=max_limit, listing=listing, listing_max_tokens=cap, defer=defer,
@@ -303,7 +317,7 @@ def config_from_text(text: str, path: str) -> ToolSearchConfig:
         raise ConfigError(f"{path}: tools: expected a mapping with a tool_search key, got {type(tools).__name__}")
     if tools is None or "tool_search" not in tools:
         where = "no tools key" if tools is None else (
-            "tools has no tool_search key" + (f" (it has {', '.join(map(str, list(tools)[:6]))})" if tools else ""))
+            "tools has no tool_search key" + (f" (it has {', '.join(map(_shown_key, list(tools)[:6]))})" if tools else ""))
         return ToolSearchConfig(warnings=(f"{path}: {where}, so the tools.tool_search defaults apply "
                                           f"({settings_words(C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)})",))
     block = tools.get("tool_search")

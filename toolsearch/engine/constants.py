@@ -20,6 +20,9 @@ MAX_SEARCH_LIMIT_MAX = 50
 LISTING_MAX_TOKENS_DEFAULT = 4000
 LISTING_MAX_TOKENS_MIN = 200
 LISTING_MAX_TOKENS_MAX = 60000
+#: A ``tools.tool_search`` block's unknown keys named one warning each, the rest counted in one
+#: (as a source file's first 100 problems are named): a file of thousands filled every surface.
+CONFIG_UNKNOWN_KEYS_NAMED = 20
 #: ``recommend --headroom`` / ``check --headroom`` and the Tuning page's Headroom (%): the default
 #: is the tight answer (no room kept), the same on every surface; the range is in %.
 HEADROOM_PCT_DEFAULT = 0.0
