@@ -1424,7 +1424,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
                                     "of a UTF-16 pair), which no file name on this system can hold; expected a file "
                                     "path without one; not read, ignored")
                 except (OSError, UnicodeDecodeError, ValueError) as exc:  # ValueError: a NUL in the path
-                    warnings.append(f"{where}.envFile: cannot read {env_file} "
+                    warnings.append(f"{where}.envFile: cannot read {mask_token_shapes(env_file)} "
                                     f"({getattr(exc, 'strerror', None) or exc}); ignored")
                 except ConfigError as exc:
                     warnings.append(f"{where}.envFile: {exc}; ignored")
