@@ -86,3 +86,16 @@ def test_a_harness_config_without_a_block_and_a_clamped_value_are_said() -> None
     assert any("config.yaml: line 4: tools.tool_search.threshold_pct: 250 is outside" in w.replace("\\", "") for w in warnings), warnings
     at.sidebar.button(key="harness_settings_0").click().run()
     assert at.session_state["threshold_pct"] == 100.0
+
+
+def test_a_catalog_with_its_tools_as_a_mapping_keeps_its_own_error() -> None:
+    """Its ``tools`` is a mapping, as a harness config's is, but of tool definitions: read as a
+    harness config it was called one "with no tools.tool_search block" and the catalog's own error
+    was never shown."""
+    from toolsearch.ui.harness_upload import harness_upload
+
+    assert harness_upload('{"name": "x", "tools": {"a": {"description": "d"}}}', "cat.json") is None
+    found = harness_upload("tools:\n  tool_search:\n    threshold_pct: 3\n", "config.yaml")
+    assert found is not None and found.config is not None and found.config.threshold_pct == 3
+    bare = harness_upload("tools:\n  terminal:\n    timeout: 30\nmcp_servers: {}\n", "config.yaml")
+    assert bare is not None and bare.config is None

@@ -27,11 +27,18 @@ class HarnessUpload:
     error: str = ""
 
 
+#: Keys of a tool definition: a ``tools`` mapping whose values hold one is a catalog's tools written
+#: as a mapping (a broken catalog), not a harness config's tool settings.
+_TOOL_KEYS = frozenset({"description", "inputSchema", "input_schema", "parameters"})
+
+
 def harness_upload(text: str, name: str) -> HarnessUpload | None:
     """``text`` (the file ``name``) read as a harness ``config.yaml`` when it is one, else ``None``.
 
     A harness config is a YAML mapping whose ``tools`` value is a mapping (Hermes keeps its tool
-    settings there; no catalog shape has a mapping there). Its ``tools.tool_search`` block, when there
+    settings there; no catalog shape has a mapping there), unless it has neither a ``tool_search`` block
+    nor ``mcp_servers`` and its ``tools`` values look like tool definitions (a catalog written wrongly,
+    whose own error is the useful one). Its ``tools.tool_search`` block, when there
     is one, is parsed by :func:`~toolsearch.engine.config.config_from_text`, with its warnings (clamped
     values, unknown keys) naming the file and line. Never raises."""
     try:
@@ -40,6 +47,10 @@ def harness_upload(text: str, name: str) -> HarnessUpload | None:
         return None
     if not isinstance(data, Mapping) or not isinstance(data.get("tools"), Mapping):
         return None
+    tools = data["tools"]
+    if "tool_search" not in tools and "mcp_servers" not in data and any(
+            isinstance(value, Mapping) and _TOOL_KEYS.intersection(value) for value in tools.values()):
+        return None  # a catalog written with its tools as a mapping: its own error says what is wrong
     servers = data.get("mcp_servers")
     count = len(servers) if isinstance(servers, Mapping) else 0
     if "tool_search" not in data["tools"]:
