@@ -626,7 +626,7 @@ def test_report_in_a_scope_is_the_report_page_in_that_scope(tmp_path, monkeypatc
     assert "<th>session scope</th>" in html_text or ">session scope<" in html_text
     # the headline names the scope, not only a row of the catalog table
     assert "<h1>toolsearch report: Team workspace (scope support)</h1>" in html_text
-    assert re.search(r'<p class="sub">Session scope support \(\d+ of 183 tools\) · Figures below at the current '
+    assert re.search(r'<p class="sub">Session scope support \(\d+ of 183 tools\) · Figures below at the default '
                      r'settings: context length', html_text)
     assert _normalized(html_text) != _normalized(report_at_200k[1])  # the whole catalog's
     assert _normalized(html_text) == _normalized(_page_report(monkeypatch, scope=scope))
