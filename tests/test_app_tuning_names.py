@@ -159,3 +159,13 @@ def test_the_per_length_goal_and_a_goal_met_by_built_in_tools_read_as_recommend_
     line = _cli_line(cli.stdout, "only built-in tools named at ")
     warnings = [_unescaped(w.value) for w in _tuning({"lengths": "8k,32k,200k", "goal": "listed"}).warning]
     assert [w for w in warnings if w.startswith("Only built-in tools named at ")] == [line[0].upper() + line[1:] + "."]
+
+
+def test_where_the_answer_lists_less_the_page_gives_the_goal_that_keeps_it_as_recommend_does() -> None:
+    """README's step 2 lists names at 200K and 1M where the defaults list every tool in full:
+    ``recommend`` names the verified goal that keeps them; the page gave only a general hint."""
+    cli = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names", "--headroom", "10")
+    (line,) = [line for line in cli.stdout.splitlines() if line.startswith("lists less than the default settings")]
+    keeps = line[line.index("--goal names,200k=full,1m=full keeps"):].split(" · ")[0]
+    warnings = [_unescaped(w.value) for w in _tuning({"lengths": "32k,200k,1m", "goal": "names", "headroom": "10"}).warning]
+    assert [w for w in warnings if w.endswith("\n\n" + keeps[0].upper() + keeps[1:] + ".")], (keeps, warnings)

@@ -193,9 +193,11 @@ def test_tuning_multi_length_recommendation_matches_engine():
     warnings = [w.value for w in at.warning if "launch token" not in w.value]
     assert len(warnings) == 1 and warnings[0].startswith("The recommendation lists less than the default settings at ")
     assert "200K (lower form: full → names)" in warnings[0]  # lengths as recommend writes them
-    assert warnings[0].endswith("to list more there, give those lengths a stricter goal (Other goal at some "
-                                "lengths) or keep the default settings. More headroom lists as much as the default "
-                                "settings at every length only from 149% headroom on.")  # advice it can follow
+    advice, keeps = warnings[0].split("\n\n")
+    assert advice.endswith("to list more there, give those lengths a stricter goal (Other goal at some "
+                           "lengths) or keep the default settings. More headroom lists as much as the default "
+                           "settings at every length only from 149% headroom on.")  # advice it can follow
+    assert keeps.startswith("\\-\\-goal names,128k\\=full,200k\\=full,1m\\=full keeps what the default settings")
 
 
 def test_the_lowered_listing_warning_does_not_say_an_unreachable_goal_is_met():

@@ -22,7 +22,7 @@ from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, request_cost_lines, shorter_length_lines, export_block, keep_called_lines,
                                            keep_forces_lines, frontier, headroom_action_words, headroom_listing_as_much, large_share_lines, more_headroom_clause,
                                            lowered_changes, lowered_servers, lowered_where, every_length_words, no_tools_lines,
-                                           lower_goal_lines, core_only_lines,
+                                           lower_goal_lines, core_only_lines, keeping_goal,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
                                            verdict_line, lengths_scope_words, MultiRecommendation)
 from toolsearch.analysis.report import tier_and_form
@@ -558,7 +558,10 @@ if common.require_catalog(v):
                        "to list more there, give the lengths where the goal is out of reach a goal of their own (Other "
                        f"goal at some lengths), or keep the {sidebar_name}.")
             subject = "The recommendation" if multi.reached else "The best reachable setting"
-            st.warning(f"{subject} lists less than the {sidebar_name} at {where}. {why}",
+            keeping = keeping_goal(ladder, cfg, multi)  # the verified goal that keeps them, as recommend says it
+            keep = ("\n\n" + common.md_escape(keeping.words(sidebar_word)[0].upper() + keeping.words(sidebar_word)[1:])
+                    + ".") if keeping is not None else ""
+            st.warning(f"{subject} lists less than the {sidebar_name} at {where}. {why}{keep}",
                        icon=":material/warning:")
         base = compared_settings(cfg)
         if base is not cfg:  # applied: the sidebar holds it now; say what it lists less than the settings it replaced
