@@ -20,7 +20,7 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from ..engine.invisible import json_text, mark_controls, normalisation_note, quoted, reveal_line
+from ..engine.invisible import json_text, normalisation_note, quoted, reveal, reveal_line
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
@@ -925,9 +925,11 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     """Write ``header`` and ``rows`` as CSV on stdout (:func:`write_data`). A text cell (or column name) from a
-    catalog has its control characters written as markers (``⟨U+001B⟩``,
-    :func:`toolsearch.engine.invisible.mark_controls`; newline and tab are kept, CSV quotes them)
-    and each ``##[`` or ``##vso[`` in it as ``#⟨U+0023⟩[``, ``#⟨U+0023⟩vso[`` (a CI runner's command
+    catalog has its invisible characters written as the markers every other surface shows
+    (:func:`toolsearch.engine.invisible.reveal`: a bidi control as ``⟨U+202E⟩``, which a spreadsheet
+    would otherwise obey and show the cell reordered, a zero-width character as ``⟨U+200B⟩``, TAG text
+    decoded, a control character as ``⟨U+001B⟩``; newline and tab are kept, CSV quotes them) and each
+    ``##[`` or ``##vso[`` in it as ``#⟨U+0023⟩[``, ``#⟨U+0023⟩vso[`` (a CI runner's command
     anywhere in a line, :func:`~toolsearch.cli.textfmt.legacy_command_safe`), a ``::`` that starts one
     of its lines as ``⟨U+003A⟩:`` (:func:`~toolsearch.cli.textfmt.runner_safe`: a line break kept in a
     quoted cell starts a line of the log), and one that a
@@ -941,11 +943,12 @@ def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     def cell(value: Any) -> Any:
         if not isinstance(value, str):
             return value
-        # ESC as ⟨U+001B⟩, as every surface writes it; '##vso[' as '#⟨U+0023⟩vso[': a CSV printed
+        # ESC as ⟨U+001B⟩ and U+202E as ⟨U+202E⟩, as every surface writes them (a spreadsheet obeys a
+        # bidi control and shows the cell reordered); '##vso[' as '#⟨U+0023⟩vso[': a CSV printed
         # into a CI log is lines of that log, and an Azure agent has no way to turn its commands off.
         # A line break CSV keeps inside a quoted cell starts a log line too: each line's leading '::'
         # is marked as a text line's is (a cell's first line may start a row)
-        value = "\n".join(runner_safe(line) for line in mark_controls(value).split("\n"))
+        value = "\n".join(runner_safe(line) for line in reveal(value).split("\n"))
         return "'" + value if value.startswith(_FORMULA_START) else value
 
     writer.writerow([cell(name) for name in header])  # a server's name heads its column in sweep
