@@ -63,7 +63,7 @@ def test_without_a_scope_every_server_is_said(where: Path) -> None:
     assert _server_lines(done.stderr) == [DELTA, EMPTY, BETA, GAMMA]
 
 
-@pytest.mark.parametrize("command", [["plan"], ["search", "-q", "alpha"], ["sweep", "--csv"]])
+@pytest.mark.parametrize("command", [["plan"], ["search", "-q", "alpha"], ["sweep", "--csv"], ["strategies"]])
 def test_a_scope_of_one_server_hears_only_of_it_and_a_count_of_the_rest(where: Path, command: list[str]) -> None:
     done = run_cli(*command, "cat.yaml", "--config", "c.yaml", "--scope", "s=alpha", cwd=where)
     assert done.returncode == 0, done.stderr
