@@ -5,6 +5,7 @@ is read once now, and the sidebar says which file was left out and why."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -63,4 +64,53 @@ def test_files_uploaded_again_are_read_once_and_said_so() -> None:
 def test_unique_uploads() -> None:
     a, b, _ = _files()
     assert common.unique_uploads([]) == ([], [])
-    assert common.unique_uploads([a, b, a]) == ([a, b], ["a.yaml is already loaded; read once."])
+    assert common.unique_uploads([a, b, a]) == ([common.Upload(a[0], a[0], a[1]), common.Upload(b[0], b[0], b[1])],
+                                                ["a.yaml is already loaded; read once."])
+
+
+def _catalog(name: str, tool: str) -> bytes:
+    return yaml.safe_dump({"name": name, "servers": [{"name": "github", "tools": [
+        {"name": tool, "description": "A tool.", "inputSchema": {"type": "object"}}]}]}).encode()
+
+
+def test_files_of_one_name_with_different_content_are_told_apart_in_every_note() -> None:
+    """Two files called catalog.json with different content are both read, but every note named them
+    ``catalog.json``: which one merged a server, which one was the repeat, which one was not a catalog,
+    which config.yaml set what. Each is named by its place among the files of that name now, in the
+    repeats, the files kept, the merged servers, the errors and the harness config notes alike."""
+    one, two = _catalog("One", "a"), _catalog("Two", "b")
+    harness = yaml.safe_dump({"tools": {"tool_search": {"threshold_pct": 250}}}).encode()
+    at = _page([("catalog.json", one), ("catalog.json", two), ("catalog.json", b'{"foo": 1}'),
+                ("catalog.json", two), ("config.yaml", harness), ("config.yaml", harness + b"# another\n")])
+    first, second, third = (common.md_escape(f"catalog.json ({n} upload)") for n in ("1st", "2nd", "3rd"))
+    captions = [c.value for c in at.sidebar.caption]
+    assert common.md_escape("catalog.json (4th upload) has the same content as catalog.json (2nd upload), which is "
+                            "already loaded; read once.") in captions, captions
+    assert (f"Kept for this session: {first}, {second}, {third}, " + common.md_escape("config.yaml (1st upload)")
+            + ", " + common.md_escape("config.yaml (2nd upload)")) in captions, captions
+    warnings = [w.value for w in at.sidebar.warning]
+    assert common.md_escape(common.visible(
+        "Server 'github': defined 2 times (catalog.json (1st upload), catalog.json (2nd upload)); a harness keys "
+        "servers by name, so their tools are merged into one server.")) in warnings, warnings
+    for n in ("1st", "2nd"):
+        assert common.md_escape(f"config.yaml ({n} upload): line 3: tools.tool_search.threshold_pct: 250 is outside "
+                                "0..100, so it was clamped to 100.0") in warnings, warnings
+        assert any(i.value.startswith(common.md_escape(f"config.yaml ({n} upload)") + " is a harness config")
+                   for i in at.sidebar.info)
+    errors = [e.value for e in at.error]
+    assert any(e.replace("\\", "").startswith("catalog.json (3rd upload): ") for e in errors), errors
+    # the names the files lend are their own: the catalogs keep their names, no server is renamed
+    assert _seen(at)[0] == "1"
+
+
+def test_upload_labels() -> None:
+    a, b = ("a.json", b"1"), ("a.json", b"2")
+    assert common.upload_labels([]) == []
+    assert common.upload_labels([a, ("b.json", b"2"), a]) == ["a.json", "b.json", "a.json"]  # one content each
+    assert common.upload_labels([a, b, a]) == ["a.json (1st upload)", "a.json (2nd upload)", "a.json (3rd upload)"]
+    # a file uploaded under another's label still names one content per label
+    digests = [hashlib.sha256(d).hexdigest()[:8] for d in (b"2", b"3")]
+    assert common.upload_labels([a, b, ("a.json (2nd upload)", b"3")]) == [
+        "a.json (1st upload)", f"a.json (2nd upload, sha256 {digests[0]})", f"a.json (2nd upload) (sha256 {digests[1]})"]
+    assert [common._ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]

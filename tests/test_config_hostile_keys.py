@@ -42,3 +42,35 @@ def test_the_keys_of_tools_named_when_it_has_no_tool_search_key_are_masked_and_c
     assert warning.startswith(f"config.yaml: tools has no tool_search key (it has {C.SECRET_MASK}, "
                               f"https://{C.SECRET_MASK}@h.invalid/, 'kkk")
     assert len(warning) < 400
+
+
+KEYED = ('tools:\n  tool_search:\n    threshold_pct: 2\n    "a:b": 1\n'
+         '    sk-proj-abcdefghijklmnopqrstuvwxyz0123456789: 2\n    "' + "k" * 100 + '": 3\n'
+         "    listing_max_tokens: 5\n    ? \"q: r\"\n    : 4\n")
+
+
+def test_a_warning_names_its_own_keys_line() -> None:
+    """A key holding ``:``, a key masked as a credential and a key cut for being long were placed by
+    reading the warning's text back, found no line and named ``tool_search``'s line (2); each warning
+    names its key's own line now, from the YAML nodes' marks, in the app's upload as with ``--config``."""
+    warnings = config_from_text(KEYED, "config.yaml").warnings
+    lines = {w.split(": tools.tool_search.", 1)[1].split(":", 1)[0][:8]: w.split(": ", 2)[1] for w in warnings}
+    assert lines == {"a": "line 4", C.SECRET_MASK: "line 5", "'kkkkkkk": "line 6",
+                     "listing_": "line 7", "q": "line 8"}, warnings
+    assert warnings[1] == "config.yaml: line 4: tools.tool_search.a:b: unknown key, ignored"
+    upload = harness_upload(KEYED, "config.yaml")
+    assert upload is not None and upload.config is not None and upload.config.warnings == warnings
+
+
+def test_a_warning_about_a_key_names_its_line_with_config(tmp_path) -> None:
+    from pathlib import Path
+
+    from conftest import run_cli
+
+    path = tmp_path / "config.yaml"
+    path.write_text(KEYED, encoding="utf-8")
+    done = run_cli("plan", Path(__file__).resolve().parent.parent / "sample_catalogs" / "five-servers.yaml",
+                   "--config", path)
+    assert done.returncode == 0, done.stderr
+    assert f"toolsearch: warning: {path}: line 4: tools.tool_search.a:b: unknown key, ignored" in done.stderr.splitlines()
+    assert f"toolsearch: warning: {path}: line 8: tools.tool_search.q: r: unknown key, ignored" in done.stderr.splitlines()

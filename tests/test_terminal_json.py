@@ -171,15 +171,36 @@ def test_every_text_output_shows_format_characters_as_markers(tmp_path, command)
     assert "fi⟨U+202E⟩les" in result.stdout or "h⟨U+200B⟩" in result.stdout
 
 
-def test_csv_keeps_format_characters_for_the_spreadsheet(tmp_path):
+#: Every bidi control: embeddings and overrides, isolates, the marks (and the Arabic letter mark).
+BIDI_CONTROLS = [*map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A)), "\u200e", "\u200f", "\u061c"]
+
+
+def test_csv_shows_bidi_controls_and_invisible_characters_as_markers(tmp_path):
+    """`sweep --csv` and `costs --csv` wrote a server's or tool's name with its bidi controls raw into
+    the file: a spreadsheet obeys them and shows the cell (a right-to-left override: the rest of it)
+    reordered. Every cell now carries them as the markers the text output and the app show
+    (``⟨U+202E⟩``), zero-width and TAG characters too, from the one rule of
+    :func:`toolsearch.engine.invisible.reveal`; an emoji sequence stays as it is."""
     from conftest import run_cli as run_in_process
 
-    catalog = write_yaml(tmp_path / "hostile.yaml", {"name": "h", "servers": [
-        {"name": f"fi{RLO}les", "tools": CATALOG["servers"][0]["tools"]}]})
+    from toolsearch.engine.invisible import reveal
+
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+    servers = [{"name": f"s{i}{char}x", "tools": [{"name": f"t{char}{ZWSP}\U000E0041", "description": "d",
+                                                   "inputSchema": {"type": "object"}}]}
+               for i, char in enumerate(BIDI_CONTROLS)]
+    servers.append({"name": f"emoji{family}", "tools": CATALOG["servers"][0]["tools"]})
+    catalog = write_yaml(tmp_path / "hostile.yaml", {"name": "h", "servers": servers})
     for command in ("sweep", "costs"):
-        result = run_in_process(command, catalog, "--csv")
+        result = run_in_process(command, catalog, "--csv", "--tool-names", "as-is")
         assert result.returncode == 0, result.stderr
-        assert f"fi{RLO}les" in result.stdout and "⟨U+" not in result.stdout
+        assert raw_format_chars(result.stdout.replace(family, "")) == [], result.stdout
+        for i, char in enumerate(BIDI_CONTROLS):
+            assert f"s{i}⟨U+{ord(char):04X}⟩x" in result.stdout, (command, char)
+        assert f"emoji{family}" in result.stdout
+    costs = run_in_process("costs", catalog, "--csv", "--tool-names", "as-is").stdout
+    assert "t⟨U+202E⟩⟨U+200B⟩⟨TAG 'A'⟩,s4⟨U+202E⟩x," in costs
+    assert "t⟨U+202E⟩⟨U+200B⟩⟨TAG 'A'⟩" == reveal(f"t{RLO}{ZWSP}\U000E0041")  # the app's and the table's form
 
 
 def test_a_newline_in_a_name_never_splits_a_table_row_or_the_catalog_line(tmp_path):

@@ -959,8 +959,9 @@ def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
         _report_loaded(loaded.warnings, config, inspector)
         note_unused_settings(loaded.settings_files, getattr(args, "config", None))
-        agreement = config_servers_said(getattr(args, "config", None), inspector)
-        scope = one_scope(args.command, scopes_from_args(args, inspector))
+        scopes = scopes_from_args(args, inspector)
+        agreement = config_servers_said(getattr(args, "config", None), inspector, scopes=scopes)
+        scope = one_scope(args.command, scopes)
         if scope is not None:
             inspector = inspector.scoped(scope)
             print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
@@ -1515,10 +1516,10 @@ def _run(args: argparse.Namespace) -> int:
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
         _report_loaded(loaded.warnings, config, inspector)
         note_unused_settings(loaded.settings_files, getattr(args, "config", None))
-        agreement = config_servers_said(getattr(args, "config", None), inspector)
+        scopes = scopes_from_args(args, inspector)  # before the server warnings: they speak of the scopes' servers
+        agreement = config_servers_said(getattr(args, "config", None), inspector, scopes=scopes)
         if args.command != "recommend":  # recommend refuses it, in the same words
             warn_empty_catalog(inspector)
-        scopes = scopes_from_args(args, inspector)
         if args.command == "plan":
             return _cmd_plan(args, inspector, config, scopes, loaded.statuses)
         if args.command == "sweep":

@@ -20,7 +20,7 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from ..engine.invisible import json_text, mark_controls, normalisation_note, quoted, reveal_line
+from ..engine.invisible import json_text, normalisation_note, quoted, reveal, reveal_line
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
@@ -30,6 +30,7 @@ from ..engine.inspector import Inspector
 from .textfmt import RUNNER_ANYWHERE_COMMAND, ascii_digits, github_command, one_line, runner_safe, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
 
 if TYPE_CHECKING:
+    from ..engine.scopes import Scope
     from ..live.config_agreement import ServerAgreement
 
 #: Shipped sample paths that :func:`use_shipped_samples` put in place of an argument, each with
@@ -798,7 +799,34 @@ def note_unused_settings(settings_files: Sequence[str], config_path: str | None)
               f"lends its servers: this run uses {used}; add --config {path} to use the block", file=sys.stderr)
 
 
-def config_servers_said(config_path: str | None, inspector: Inspector, *, empty: bool = True) -> ServerAgreement:
+def scopes_reach(agreement: ServerAgreement, inspector: Inspector, scopes: Sequence[Scope]) -> frozenset[str] | None:
+    """The servers any of ``scopes`` reaches, among the catalog's (``inspector``'s whole catalog,
+    zero-tool servers included) and the servers ``agreement``'s config starts that the catalog lacks
+    (read as MCP servers, which is what a config starts); ``None`` for no scope (every server)."""
+    if not scopes:
+        return None
+    kinds = {**{name: "mcp" for name in agreement.not_in_catalog}, **inspector.full_registration.server_kinds}
+    return frozenset().union(*(scope.server_names(kinds) for scope in scopes))
+
+
+def agreement_in_scope(agreement: ServerAgreement, inspector: Inspector,
+                       scopes: Sequence[Scope] | None = None) -> ServerAgreement:
+    """``agreement`` about the servers the session scopes reach only (``scopes``; by default the
+    scope of ``inspector``, none for the whole catalog): a scoped answer is not about the others.
+    Unchanged without a scope."""
+    if scopes is None:
+        scopes = [inspector.scope] if inspector.scope is not None else []
+    reached = scopes_reach(agreement, inspector, scopes)
+    return agreement if reached is None else agreement.within(reached.__contains__)
+
+
+def _scope_names(scopes: Sequence[Scope]) -> str:
+    """``scope 'support'`` or ``scopes 'support', 'ops'``, for a line about the scopes in use."""
+    return f"scope{'s' if len(scopes) > 1 else ''} " + ", ".join(quoted(scope.name) for scope in scopes)
+
+
+def config_servers_said(config_path: str | None, inspector: Inspector, *, empty: bool = True,
+                        scopes: Sequence[Scope] = ()) -> ServerAgreement:
     """How the MCP servers the harness config ``--config`` sets up agree with the catalog's
     (:func:`toolsearch.live.config_agreement.server_agreement`: servers the catalog lacks, servers
     set up otherwise than the catalog was listed with, MCP servers the config does not configure),
@@ -807,18 +835,37 @@ def config_servers_said(config_path: str | None, inspector: Inspector, *, empty:
     servers with no tools (:func:`empty_servers`, with or without ``--config``) get a warning of
     their own after the first (servers the catalog lacks), for the same reason: they are in the
     catalog but take no room (``empty=False``: not said, for ``lint``, whose ``server-empty`` finding
-    says it). Without ``--config`` the agreement is empty."""
+    says it). Without ``--config`` the agreement is empty.
+
+    With session ``scopes`` (``--scope``), the figures are the scopes' own: the warnings name and
+    count only the servers a scope reaches (:func:`scopes_reach`), and one note counts the servers
+    outside them that a warning would have named. Returns the whole catalog's agreement either way
+    (callers narrow it to their scope with :func:`agreement_in_scope`)."""
     from ..live.config_agreement import server_agreement  # noqa: PLC0415
 
     agreement = server_agreement(config_path, inspector.scoped(None).catalog)
-    said = agreement.sentences()
-    if agreement.not_in_catalog:
+    reached = scopes_reach(agreement, inspector, scopes)
+    shown = agreement if reached is None else agreement.within(reached.__contains__)
+    said = shown.sentences()
+    if shown.not_in_catalog:
         print(one_line(f"toolsearch: warning: {said.pop(0)}"), file=sys.stderr)
     no_tools = empty_servers(inspector) if empty else []
-    if no_tools and inspector.scoped(None).registration.tools:  # no tools at all: the commands say that instead
-        print(one_line(f"toolsearch: warning: {empty_server_words(no_tools, config_path)}"), file=sys.stderr)
+    if not inspector.scoped(None).registration.tools:  # no tools at all: the commands say that instead
+        no_tools = []
+    no_tools_shown = [name for name in no_tools if reached is None or name in reached]
+    if no_tools_shown:
+        print(one_line(f"toolsearch: warning: {empty_server_words(no_tools_shown, config_path)}"), file=sys.stderr)
     for sentence in said:
         print(one_line(f"toolsearch: warning: {sentence}"), file=sys.stderr)
+    if reached is not None:
+        named = {*agreement.not_in_catalog, *(name for name, _ in agreement.set_up_otherwise),
+                 *agreement.not_in_config, *no_tools}
+        outside = len(named - reached)
+        if outside:
+            print(one_line(f"toolsearch: note: the warnings about servers are for the servers {_scope_names(scopes)} "
+                           f"{'reach' if len(scopes) > 1 else 'reaches'}; {counted(outside, 'more server')} outside "
+                           f"{'them' if len(scopes) > 1 else 'it'} {'has' if outside == 1 else 'have'} warnings of "
+                           "the whole catalog (run without --scope to see them)"), file=sys.stderr)
     return agreement
 
 
@@ -827,16 +874,15 @@ def with_server_agreement(rec: Any, agreement: ServerAgreement | None, inspector
     config's MCP servers disagree with the catalog's (``agreement`` from :func:`config_servers_said`):
     its ``config_servers`` sentences and why ``check --strict`` refuses its gate line
     (``gate_refused``), wherever the answer is read (text, ``--yaml``, markdown, ``--json``, the
-    report). For a session scope (``inspector.scope``) only the servers the scope reaches are said,
-    and there is no gate line, so no ``gate_refused``; nor when the goal is not reached (no gate
-    line either). ``rec`` unchanged (``None`` too) when they agree or there is no agreement."""
+    report). For a session scope (``inspector.scope``) only the servers the scope reaches are said
+    (:func:`agreement_in_scope`), and there is no gate line, so no ``gate_refused``; nor when the goal
+    is not reached (no gate line either). ``rec`` unchanged (``None`` too) when they agree or there is
+    no agreement."""
     if rec is None or agreement is None:
         return rec
     scope = inspector.scope if inspector is not None else None
-    if scope is not None and inspector is not None:
-        kinds = {**{name: "mcp" for name in agreement.not_in_catalog}, **inspector.full_registration.server_kinds}
-        reached = scope.server_names(kinds)
-        agreement = agreement.within(reached.__contains__)
+    if inspector is not None:
+        agreement = agreement_in_scope(agreement, inspector)
     if agreement.agrees:
         return rec
     gated = rec.reached and scope is None  # gate_lines writes a gate command only then
@@ -925,9 +971,11 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     """Write ``header`` and ``rows`` as CSV on stdout (:func:`write_data`). A text cell (or column name) from a
-    catalog has its control characters written as markers (``⟨U+001B⟩``,
-    :func:`toolsearch.engine.invisible.mark_controls`; newline and tab are kept, CSV quotes them)
-    and each ``##[`` or ``##vso[`` in it as ``#⟨U+0023⟩[``, ``#⟨U+0023⟩vso[`` (a CI runner's command
+    catalog has its invisible characters written as the markers every other surface shows
+    (:func:`toolsearch.engine.invisible.reveal`: a bidi control as ``⟨U+202E⟩``, which a spreadsheet
+    would otherwise obey and show the cell reordered, a zero-width character as ``⟨U+200B⟩``, TAG text
+    decoded, a control character as ``⟨U+001B⟩``; newline and tab are kept, CSV quotes them) and each
+    ``##[`` or ``##vso[`` in it as ``#⟨U+0023⟩[``, ``#⟨U+0023⟩vso[`` (a CI runner's command
     anywhere in a line, :func:`~toolsearch.cli.textfmt.legacy_command_safe`), a ``::`` that starts one
     of its lines as ``⟨U+003A⟩:`` (:func:`~toolsearch.cli.textfmt.runner_safe`: a line break kept in a
     quoted cell starts a line of the log), and one that a
@@ -941,11 +989,12 @@ def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     def cell(value: Any) -> Any:
         if not isinstance(value, str):
             return value
-        # ESC as ⟨U+001B⟩, as every surface writes it; '##vso[' as '#⟨U+0023⟩vso[': a CSV printed
+        # ESC as ⟨U+001B⟩ and U+202E as ⟨U+202E⟩, as every surface writes them (a spreadsheet obeys a
+        # bidi control and shows the cell reordered); '##vso[' as '#⟨U+0023⟩vso[': a CSV printed
         # into a CI log is lines of that log, and an Azure agent has no way to turn its commands off.
         # A line break CSV keeps inside a quoted cell starts a log line too: each line's leading '::'
         # is marked as a text line's is (a cell's first line may start a row)
-        value = "\n".join(runner_safe(line) for line in mark_controls(value).split("\n"))
+        value = "\n".join(runner_safe(line) for line in reveal(value).split("\n"))
         return "'" + value if value.startswith(_FORMULA_START) else value
 
     writer.writerow([cell(name) for name in header])  # a server's name heads its column in sweep

@@ -42,7 +42,7 @@ from .textfmt import goal_argument
 from .common import (GOAL_HELP, gate_files, load_harness_config, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_for,
                      headroom_pct, load_sources, server_refusal,
                      keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
-                     note_unused_settings, config_servers_said, with_server_agreement,
+                     note_unused_settings, config_servers_said, with_server_agreement, agreement_in_scope,
                      warn_empty_catalog, with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from ..live.config_agreement import ServerAgreement
@@ -274,7 +274,10 @@ def run(args: argparse.Namespace) -> int:
                                    "give the harness config with "
                                    "--config FILE, or drop --strict to check the defaults")
         inspector, secrets, config_servers = _load(args, args.sources, config)
-        agreement = config_servers_said(args.config, inspector)
+        # report's scope, before the server warnings: they speak of the servers it reaches (check and
+        # costs take no scope)
+        scopes = scopes_from_args(args, inspector) if args.command == "report" else []
+        agreement = config_servers_said(args.config, inspector, scopes=scopes)
         if getattr(args, "strict", False) and not agreement.agrees:
             # the gate would judge a catalog in which a new server's tools took no room, count tools the
             # harness leaves out, or count a server it does not start
@@ -293,7 +296,7 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "report":
             if args.context_lengths is None:  # with a goal, the recommendation refuses it in the same words
                 warn_empty_catalog(inspector)  # as plan: the report's figures are for nothing at all
-            scope = one_scope("report", scopes_from_args(args, inspector))
+            scope = one_scope("report", scopes)
             if scope is not None:
                 inspector = inspector.scoped(scope)
             return _report(args, inspector, config, secrets, config_servers, agreement)
@@ -415,7 +418,8 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         problems=left_out, recommendation=recommendation, profile_path=args.profile,
         **gate_files(args.sources, config_servers, args.config),  # the snapshot and gate lines, as recommend --yaml's
         context_note=context_note,
-        notes=agreement.sentences() if agreement is not None else ())  # with a goal or not, as plan's notes
+        # with a goal or not, as plan's notes; a scoped report's of the servers its scope reaches
+        notes=agreement_in_scope(agreement, inspector).sentences() if agreement is not None else ())
     if inspector.scope is not None:  # said once the report is built: an error stays the only line
         print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
     for problem in left_out:

@@ -132,8 +132,9 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
             print(problem_line(problem), file=sys.stderr)
     from .common import config_servers_said  # noqa: PLC0415
 
-    config_servers_said(args.config, inspector)  # of the whole catalog, before a scope narrows it
-    inspector = inspector.scoped(one_scope("strategies", scopes_from_args(args, inspector)))
+    scopes = scopes_from_args(args, inspector)
+    config_servers_said(args.config, inspector, scopes=scopes)  # of the servers the scope reaches
+    inspector = inspector.scoped(one_scope("strategies", scopes))
     skills = load_skills(args.skills) if args.skills else None
     for problem in (skills.problems if skills else ()):
         if problem.severity != "info":

@@ -729,18 +729,21 @@ def _merge_servers(catalog: Catalog) -> Catalog:
     return Catalog(catalog.name, tuple(servers), tuple(problems), catalog.sources, catalog.extra)
 
 
-def load_text(text: str, origin: str) -> Catalog:
+def load_text(text: str, origin: str, default_server: str | None = None) -> Catalog:
     """Parse catalog text (YAML or JSON) from an upload or a file.
 
     Args:
         text: the file's text.
         origin: the name used in messages and problems.
+        default_server: the name a ``tools/list`` result or function array without a server name
+            takes, and the catalog's name when it has none (default: the stem of ``origin``); for an
+            ``origin`` that is not the file's bare name (``catalog.json (2nd upload)``).
 
     Raises:
         CatalogError: not valid YAML/JSON, over a reading limit, or not an accepted shape; the
             message names ``origin`` and the place.
     """
-    return catalog_from_data(_parse_text(text, origin), origin)
+    return catalog_from_data(_parse_text(text, origin), origin, default_server)
 
 
 def load_source(path: str | Path, origin: str | None = None) -> Catalog:

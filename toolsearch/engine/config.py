@@ -220,13 +220,26 @@ def parse_config(block: Any) -> ToolSearchConfig:
     Returns:
         A :class:`ToolSearchConfig`. Never raises.
     """
+    return _parse_block(block)[0]
+
+
+#: The place of a warning about the ``tools.tool_search`` block as a whole (not one of its keys).
+_BLOCK = object()
+
+
+def _parse_block(block: Any) -> tuple[ToolSearchConfig, tuple[Any, ...]]:
+    """:func:`parse_config`, with the block's own key each warning is about (as the YAML value holds
+    it, before any masking or cutting for display), or :data:`_BLOCK` for a warning about the whole
+    block, in the order of the warnings: a warning is placed at its key's line by that key, not by
+    reading its text back (a key holding ``:`` or a masked or cut key named the block's line)."""
     warnings: list[str] = []
+    places: list[Any] = []
     if not isinstance(block, Mapping):
         if block is True or block is False or block is None:
-            return ToolSearchConfig(enabled="off" if block is False else "auto")
+            return ToolSearchConfig(enabled="off" if block is False else "auto"), ()
         return ToolSearchConfig(enabled="auto", warnings=(
             f"tools.tool_search: {shown_value(block)} is not a mapping of settings, so it was read as enabled: auto with "
-            "every setting at its default (only false turns tool search off)",))
+            "every setting at its default (only false turns tool search off)",)), (_BLOCK,)
 
     enabled = normalize_tri_state(block.get("enabled", C.ENABLED_DEFAULT))
     listing = normalize_tri_state(block.get("listing", C.LISTING_DEFAULT))
@@ -250,6 +263,7 @@ def parse_config(block: Any) -> ToolSearchConfig:
     defer, defer_default, defer_warning = parse_defer(block.get("defer"))
     if defer_warning:
         warnings.append(defer_warning)
+        places.append("defer")
     for key, result in (("enabled", enabled), ("listing", listing), ("threshold_pct", threshold),
                         ("max_search_limit", max_limit), ("search_default_limit", default_limit),
                         ("listing_max_tokens", cap)):
@@ -262,6 +276,7 @@ def parse_config(block: Any) -> ToolSearchConfig:
         if isinstance(result, (int, float)) and isinstance(raw, str) and parse_float(raw, math.nan) == result:
             continue  # e.g. "50" from the command line, read as 50.0: nothing was replaced
         warnings.append(f"tools.tool_search.{key}: {shown_value(raw)} {_what_happened(key, raw, result, max_limit)}")
+        places.append(key)
     known = {"enabled", "threshold_pct", "search_default_limit", "max_search_limit", "listing",
              "listing_max_tokens", "defer"}
     unknown = 0
@@ -275,14 +290,16 @@ def parse_config(block: Any) -> ToolSearchConfig:
             shown = _shown_key(key)
             warnings.append(f"tools.tool_search.{shown}: "
                             "unknown key, ignored" + (f"; did you mean {close[0]}?" if close else ""))
+            places.append(key)
     if unknown > C.CONFIG_UNKNOWN_KEYS_NAMED:
         warnings.append(f"tools.tool_search: {unknown - C.CONFIG_UNKNOWN_KEYS_NAMED:,} more unknown keys, ignored "
                         f"(counted, not named: the first {C.CONFIG_UNKNOWN_KEYS_NAMED:,} are named)")
+        places.append(_BLOCK)
     return ToolSearchConfig(
         enabled=enabled, threshold_pct=float(threshold), search_default_limit=default_limit,
         max_search_limit=max_limit, listing=listing, listing_max_tokens=cap, defer=defer,
         defer_is_default=defer_default, warnings=tuple(warnings),
-    )
+    ), tuple(places)
 
 
 def load_config(path: str | Path) -> ToolSearchConfig:
@@ -325,25 +342,36 @@ def config_from_text(text: str, path: str) -> ToolSearchConfig:
         # Read as the defaults (docs/reference.md §1.2), as a missing block is: said the same way, since a
         # block whose settings were indented wrongly or never written would otherwise be gated as written.
         # (``tool_search: {}``, which recommendations write for the defaults, says so on purpose.)
-        line = _block_lines(text).get("tools.tool_search")
+        line = _block_lines(text)[0]
         return replace(parse_config(block), warnings=(
             f"{path}: " + (f"line {line}: " if line else "") + "tools.tool_search is empty, so the tools.tool_search "
             f"defaults apply ({settings_words(C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)})",))
-    config = parse_config(block)
+    config, places = _parse_block(block)
     if not config.warnings:
         return config
-    lines = _block_lines(text)
+    block_line, key_lines = _block_lines(text)
     located = []
-    for warning in config.warnings:
-        place = warning.split(":", 1)[0]  # tools.tool_search or tools.tool_search.KEY
-        line = lines.get(place, lines.get("tools.tool_search"))
+    for warning, place in zip(config.warnings, places):
+        line = block_line if place is _BLOCK else _key_line(key_lines, place, block_line)
         located.append(f"{path}: " + (f"line {line}: " if line else "") + warning)
     return replace(config, warnings=tuple(located))
 
 
-def _block_lines(text: str) -> dict[str, int]:
-    """The 1-based line of ``tools.tool_search`` and of each key in it (as ``tools.tool_search.KEY``)
-    in the YAML ``text``, for warnings that point at the line to fix; ``{}`` when they cannot be found."""
+def _key_line(key_lines: Mapping[Any, int], key: Any, fallback: int | None) -> int | None:
+    """The line of ``key`` in ``key_lines``, or ``fallback`` when it is not there (or cannot be looked up)."""
+    try:
+        return key_lines.get(key, fallback)
+    except TypeError:  # an unhashable key cannot come from YAML, but a caller's mapping may hold one
+        return fallback
+
+
+def _block_lines(text: str) -> tuple[int | None, dict[Any, int]]:
+    """The 1-based line of ``tools.tool_search`` in the YAML ``text`` and the line of each key of
+    that block, keyed by the key as the loaded data holds it (``5`` for ``5:``, ``"a:b"`` for
+    ``"a:b":``), taken from the composed nodes' marks, for warnings that point at the line to fix;
+    ``(None, {})`` when they cannot be found. Composing builds no values, so no alias is expanded;
+    only the block's keys are built (a key that is not text is the value YAML reads, as the loader
+    reads it)."""
     def child(node: Any, key: str) -> tuple[Any, Any]:
         if isinstance(node, yaml.MappingNode):
             for name, value in node.value:
@@ -351,19 +379,27 @@ def _block_lines(text: str) -> dict[str, int]:
                     return name, value
         return None, None
 
+    loader = yaml.SafeLoader(text)
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return {}
-    name, block = child(child(root, "tools")[1], "tool_search")
-    if name is None:
-        return {}
-    lines = {"tools.tool_search": name.start_mark.line + 1}
-    if isinstance(block, yaml.MappingNode):
-        for key, _value in block.value:
-            if isinstance(key, yaml.ScalarNode):
-                lines.setdefault(f"tools.tool_search.{key.value}", key.start_mark.line + 1)
-    return lines
+        root = loader.get_single_node()
+        name, block = child(child(root, "tools")[1], "tool_search")
+        if name is None:
+            return None, {}
+        lines: dict[Any, int] = {}
+        if isinstance(block, yaml.MappingNode):
+            for key, _value in block.value:
+                if not isinstance(key, yaml.ScalarNode):
+                    continue
+                try:
+                    value = key.value if key.tag == "tag:yaml.org,2002:str" else loader.construct_object(key)
+                    lines.setdefault(value, key.start_mark.line + 1)
+                except (yaml.YAMLError, TypeError, ValueError):
+                    continue  # a key the loader cannot build: its warning names the block's line
+        return name.start_mark.line + 1, lines
+    except (yaml.YAMLError, RecursionError):
+        return None, {}
+    finally:
+        loader.dispose()
 
 
 def changed_keys(config: ToolSearchConfig, base: ToolSearchConfig | None = None) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import math
 import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
@@ -29,7 +29,7 @@ from toolsearch.engine.catalog import Catalog, combine, load_text, merged_server
 from toolsearch.engine.config import ToolSearchConfig, changed_keys, parse_config
 from toolsearch.engine.wording import counted, settings_words
 from toolsearch.engine.errors import ToolsearchError
-from toolsearch.engine.readers import decode_bytes
+from toolsearch.engine.readers import decode_bytes, source_stem
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.samples import docs_elsewhere, samples_dir
 from toolsearch.cli.textfmt import goal_argument
@@ -489,41 +489,85 @@ def _clear_uploads() -> None:
     st.session_state["_upload_store"] = []
 
 
-def unique_uploads(files: Sequence[tuple[str, bytes]]) -> tuple[list[tuple[str, bytes]], list[str]]:
-    """The uploaded files ``(name, bytes)`` with each content read once, in upload order, and a
-    sentence for each file left out because a file with the same bytes is already loaded (Streamlit's
-    uploader keeps a file uploaded again beside the first copy: merged with itself, a catalog named
-    every server twice and repaired them all). ``([], [])`` for no files."""
-    kept: list[tuple[str, bytes]] = []
+class Upload(NamedTuple):
+    """One uploaded catalog file: ``name`` as it was uploaded, ``label`` as every note, warning and
+    error names it (:func:`upload_labels`), and its bytes."""
+
+    name: str
+    label: str
+    data: bytes
+
+
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``…"""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def upload_labels(files: Sequence[tuple[str, bytes]]) -> list[str]:
+    """How each uploaded file ``(name, bytes)`` is named wherever the app speaks of it, in upload
+    order: its name, unless files of that name with different content were uploaded (the uploader
+    keeps both, and every note about either said only ``catalog.json``); then each of them is
+    ``catalog.json (2nd upload)``, counting the files of that name in upload order. Should a label
+    still name two contents (a file uploaded as ``catalog.json (2nd upload)`` beside two
+    ``catalog.json``), each of those labels ends with its content's short SHA-256 too
+    (``catalog.json (2nd upload, sha256 1a2b3c4d)``)."""
+    digests = [hashlib.sha256(data).hexdigest() for _, data in files]
+    contents: dict[str, set[str]] = {}
+    for (name, _), digest in zip(files, digests):
+        contents.setdefault(name, set()).add(digest)
+    seen: dict[str, int] = {}
+    counted_as: list[str] = []  # "2nd upload", or "" for a name that is the label as it is
+    for name, _ in files:
+        seen[name] = seen.get(name, 0) + 1
+        counted_as.append("" if len(contents[name]) == 1 else f"{_ordinal(seen[name])} upload")
+    labels = [f"{name} ({how})" if how else name for (name, _), how in zip(files, counted_as)]
+    named: dict[str, set[str]] = {}
+    for label, digest in zip(labels, digests):
+        named.setdefault(label, set()).add(digest)
+    return [label if len(named[label]) == 1 else
+            f"{name} ({how}, sha256 {digest[:8]})" if how else f"{name} (sha256 {digest[:8]})"
+            for (name, _), how, label, digest in zip(files, counted_as, labels, digests)]
+
+
+def unique_uploads(files: Sequence[tuple[str, bytes]]) -> tuple[list[Upload], list[str]]:
+    """The uploaded files ``(name, bytes)`` with each content read once, in upload order, each with
+    its :func:`upload_labels` label, and a sentence for each file left out because a file with the
+    same bytes is already loaded (Streamlit's uploader keeps a file uploaded again beside the first
+    copy: merged with itself, a catalog named every server twice and repaired them all), naming both
+    by their labels. ``([], [])`` for no files."""
+    kept: list[Upload] = []
     first: dict[bytes, str] = {}
     repeats: list[str] = []
-    for name, data in files:
+    for (name, data), label in zip(files, upload_labels(files)):
         digest = hashlib.sha256(data).digest()
         if digest in first:
-            shown = visible_name(name)
-            repeats.append(f"{shown} is already loaded; read once." if name == first[digest] else
+            shown = visible_name(label)
+            repeats.append(f"{shown} is already loaded; read once." if label == first[digest] else
                            f"{shown} has the same content as {visible_name(first[digest])}, which is already loaded; "
                            "read once.")
             continue
-        first[digest] = name
-        kept.append((name, data))
+        first[digest] = label
+        kept.append(Upload(name, label, data))
     return kept, repeats
 
 
 @st.cache_resource(show_spinner="Loading the uploaded files…", max_entries=8)
-def _load_uploads(digest: str, _files: tuple[tuple[str, bytes], ...]
+def _load_uploads(digest: str, _files: tuple[Upload, ...]
                   ) -> tuple[Catalog | None, list[str], list[HarnessUpload]]:
     """The uploaded files read as one catalog, the errors of those that are not one, and the harness
-    configs among them (read for their settings, not refused as a catalog)."""
+    configs among them (read for their settings, not refused as a catalog). Each file is named by its
+    label in every message and problem; a server or catalog named after the file takes the file's
+    own stem (``catalog``, not ``catalog.json (2nd upload)``)."""
     loaded, errors, harnesses = [], [], []
-    for name, data in _files:
+    for name, label, data in _files:
         text = None
         try:
-            text = decode_bytes(data, name)
-            loaded.append(load_text(text, name))
+            text = decode_bytes(data, label)
+            loaded.append(load_text(text, label, source_stem(name) or None))
         except ToolsearchError as exc:
             # only a file that is no catalog is looked at again: a harness config.yaml
-            harness = harness_upload(text, name) if text is not None else None
+            harness = harness_upload(text, label) if text is not None else None
             if harness is None:
                 errors.append(str(exc))
             else:
@@ -603,12 +647,12 @@ def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[
         for said in repeats:  # a file uploaded again: read once, and said so where the files are
             sb.caption(md_escape(said))
         if files:
-            digest = hashlib.sha256(b"\0".join(n.encode() + b"\0" + d for n, d in files)).hexdigest()[:16]
+            digest = hashlib.sha256(b"\0".join(f.label.encode() + b"\0" + f.data for f in files)).hexdigest()[:16]
             catalog, load_errors, harnesses = _load_uploads(digest, files)
             errors.extend(load_errors)
             _harness_notes(sb, harnesses)
             if not st.session_state.get("uploads"):
-                sb.caption("Kept for this session: " + ", ".join(md_escape(visible_name(n)) for n, _ in files))
+                sb.caption("Kept for this session: " + ", ".join(md_escape(visible_name(f.label)) for f in files))
                 sb.button("Clear uploaded files", key="uploads_clear", on_click=_clear_uploads)
             if catalog is not None:
                 source_key = f"upload:{digest}"
