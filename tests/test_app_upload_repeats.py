@@ -114,3 +114,26 @@ def test_upload_labels() -> None:
         "a.json (1st upload)", f"a.json (2nd upload, sha256 {digests[0]})", f"a.json (2nd upload) (sha256 {digests[1]})"]
     assert [common._ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
+
+
+def test_session_uploads_of_one_name_are_told_apart_on_the_tuning_page() -> None:
+    from toolsearch.ui import session_sources
+    from toolsearch.ui.recommendation import SESSION_UPLOADS
+
+    good = (ROOT / "sample_sessions" / "claude-code.jsonl").read_bytes()
+    bad = b"this is not a session file\n"
+    files = [("sessions.jsonl", bad), ("sessions.jsonl", good)]
+    loaded, errors = session_sources.load_uploads(files)
+    # each file is named by its place among the files of that name: its sessions and its error
+    assert [label for label, _ in loaded] == ["sessions.jsonl (2nd upload)"]
+    assert len(errors) == 1 and errors[0].startswith("sessions.jsonl (1st upload)"), errors
+    assert all("(2nd upload)" in s.origin for _, got in loaded for s in got.sessions)
+    # the same files given on the Tuning page: the error names the first, and the second is read
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.session_state[SESSION_UPLOADS] = files
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    shown = [e.value for e in at.error]
+    assert any(e.startswith(common.md_escape("sessions.jsonl (1st upload)")) for e in shown), shown
+    assert not any(common.md_escape("sessions.jsonl (2nd upload)") in e for e in shown), shown

@@ -24,7 +24,7 @@ from toolsearch.live.guard import token_matches
 from toolsearch.live.mcpconfig import secrets_of
 from toolsearch.ui import origin
 from toolsearch.ui.sources import LIVE_SPECS
-from toolsearch.ui.text import md_escape
+from toolsearch.ui.text import md_escape, upload_labels
 
 SAMPLES_DIR = samples_dir("sample_sessions")
 #: File types the session uploaders take (Hermes stores, exports, transcripts, message arrays).
@@ -109,12 +109,15 @@ def load_upload(name: str, data: bytes, fmt: str | None = None, bar: Any = None)
 
 def load_uploads(files: Sequence[tuple[str, bytes]], fmt: str | None = None,
                  bar: Any = None) -> tuple[list[tuple[str, LoadedSessions]], list[str]]:
-    """Every uploaded file on its own: ``([(name, sessions)], [one-line error per bad file])``.
-    One bad file never hides the others."""
+    """Every uploaded file on its own: ``([(label, sessions)], [one-line error per bad file])``.
+    One bad file never hides the others. Each file is named by its
+    :func:`~toolsearch.ui.text.upload_labels` label (``sessions.jsonl (2nd upload)`` where files of
+    one name differ), in its sessions' origins, its problems and its error, as the sidebar's
+    uploads are."""
     loaded, errors = [], []
-    for name, data in files:
+    for (_, data), label in zip(files, upload_labels(files)):
         try:
-            loaded.append((name, load_upload(name, data, fmt, bar)))
+            loaded.append((label, load_upload(label, data, fmt, bar)))
         except ToolsearchError as exc:
             errors.append(str(exc))
     return loaded, errors

@@ -6,8 +6,9 @@ view module.
 
 from __future__ import annotations
 
+import hashlib
 import re
-from typing import Any
+from typing import Any, Sequence
 
 from toolsearch.analysis.quantities import context_share
 from toolsearch.engine.invisible import reveal, reveal_data, reveal_line, shortened
@@ -118,3 +119,35 @@ def thousands(value: Any) -> str:
     except (TypeError, ValueError):
         pass
     return str(value)
+
+
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``…"""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def upload_labels(files: Sequence[tuple[str, bytes]]) -> list[str]:
+    """How each uploaded file ``(name, bytes)`` is named wherever the app speaks of it, in upload
+    order: its name, unless files of that name with different content were uploaded (the uploader
+    keeps both, and every note about either said only ``catalog.json``); then each of them is
+    ``catalog.json (2nd upload)``, counting the files of that name in upload order. Should a label
+    still name two contents (a file uploaded as ``catalog.json (2nd upload)`` beside two
+    ``catalog.json``), each of those labels ends with its content's short SHA-256 too
+    (``catalog.json (2nd upload, sha256 1a2b3c4d)``)."""
+    digests = [hashlib.sha256(data).hexdigest() for _, data in files]
+    contents: dict[str, set[str]] = {}
+    for (name, _), digest in zip(files, digests):
+        contents.setdefault(name, set()).add(digest)
+    seen: dict[str, int] = {}
+    counted_as: list[str] = []  # "2nd upload", or "" for a name that is the label as it is
+    for name, _ in files:
+        seen[name] = seen.get(name, 0) + 1
+        counted_as.append("" if len(contents[name]) == 1 else f"{_ordinal(seen[name])} upload")
+    labels = [f"{name} ({how})" if how else name for (name, _), how in zip(files, counted_as)]
+    named: dict[str, set[str]] = {}
+    for label, digest in zip(labels, digests):
+        named.setdefault(label, set()).add(digest)
+    return [label if len(named[label]) == 1 else
+            f"{name} ({how}, sha256 {digest[:8]})" if how else f"{name} (sha256 {digest[:8]})"
+            for (name, _), how, label, digest in zip(files, counted_as, labels, digests)]
