@@ -548,8 +548,10 @@ class MultiRecommendation:
         :attr:`contexts`; ``()`` when it is reached, or when no length keeps it."""
         if self.reached or not self.length_budgets or not self.length_goal_budgets:
             return ()
+        # the room asked too: a length whose listing meets the goal with less room than asked (a longer
+        # length never gets a smaller budget than a short one, whose listing may leave it less) has not kept it
         return tuple(c.context_length for c, b, g in zip(self.contexts, self.length_budgets, self.length_goal_budgets)
-                     if b is not None and g is not None and b >= g)
+                     if b is not None and g is not None and b >= g and not _short_of_room(c, self.headroom_pct))
 
     @property
     def fallback_words(self) -> str:
@@ -567,8 +569,8 @@ class MultiRecommendation:
         lead = (f"{'each length' + chr(39) + 's own goal' if self.length_goals else 'the goal'} kept at "
                 f"{_and(_length_word(c) for c in kept)}, where it fits, and " if kept else "")
         if self.headroom_pct and any(_short_of_room(c, self.headroom_pct) for c in self.contexts):
-            return (f"{lead}the fewest listing tokens and as much room as fits below the next larger listing (less "
-                    f"than the {self.headroom_pct:g}% headroom asked)")
+            return (f"{lead}the listing that keeps the most room below the next larger listing (less than the "
+                    f"{self.headroom_pct:g}% headroom asked)")
         return f"{lead}the fewest listing tokens"
 
     def to_dict(self) -> dict[str, Any]:
@@ -689,23 +691,123 @@ def _chosen_budgets(ladder: Ladder, headroom_pct: float) -> list[int | None]:
 
 
 def _most_room(ladder: Ladder, largest: int, meets: Any) -> int | None:
-    """Without headroom, the listing a budget of at most ``largest`` tokens gives that meets the
-    goal (``meets(step)``) with the fewest listing tokens, or when none does, the one with the most
-    servers and then tools named and the fewest listing tokens among those; returned is the largest
-    budget (at most ``largest``) that still gives that listing, the most room it can have before a
-    larger listing is chosen. ``None`` when no listing fits in ``largest`` tokens."""
+    """Without headroom kept, the listing a budget of at most ``largest`` tokens gives that meets the
+    goal (``meets(step)``) and can keep the most room (%) below the next larger listing, fewest listing
+    tokens first among equals; when none meets it, the one with the most servers and then tools named
+    and the fewest listing tokens among those. Returned is the largest budget (at most ``largest``) that
+    still gives that listing, the most room it can have before a larger listing is chosen. ``None`` when
+    no listing fits in ``largest`` tokens.
+
+    The room is compared as a share of the listing, as the headroom asked is: the smallest listing that
+    meets the goal can have less room than a larger one whose next larger listing is far above it (at 8K
+    on the team-workspace sample, a listing naming one server keeps 38%, every server named 148%), and
+    the best reachable answer keeps as much of the headroom asked as the goal allows
+    (:func:`_most_headroom_reaching` gives that figure, whole)."""
     chosen = _chosen_budgets(ladder, 0)
     valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
     if not valid:
         return None
-    same = [(b, i) for i, b in valid if meets(ladder.steps[i])]
-    if not same:
-        best = ladder.counts_of(ladder.steps[valid[0][0]])
-        same = [(b, i) for i, b in valid if (lambda c: (c.servers_named, c.tools_named))(
-            ladder.counts_of(ladder.steps[i])) == (best.servers_named, best.tools_named)]
+
+    def room_below_next(index: int) -> int:
+        earlier = min((s.tokens for s in ladder.steps[:index]), default=None)
+        return largest if earlier is None else min(largest, earlier - 1)
+
+    meeting = [i for i, _ in valid if meets(ladder.steps[i])]
+    if meeting:
+        def share(index: int) -> tuple[Fraction, int]:
+            tokens = ladder.steps[index].tokens
+            kept = Fraction(room_below_next(index) - tokens, tokens) if tokens else Fraction(0)
+            return kept, -tokens
+
+        return room_below_next(max(meeting, key=share))
+    best = ladder.counts_of(ladder.steps[valid[0][0]])
+    same = [(b, i) for i, b in valid if (lambda c: (c.servers_named, c.tools_named))(
+        ladder.counts_of(ladder.steps[i])) == (best.servers_named, best.tools_named)]
     _, index = min(same)
-    earlier = min((s.tokens for s in ladder.steps[:index]), default=None)
-    return largest if earlier is None else min(largest, earlier - 1)
+    return room_below_next(index)
+
+
+def _settings_giving(ladder: Ladder, lengths: Sequence[int | None], alone: Sequence["MultiRecommendation"],
+                     headroom_pct: float, goal_of: Any, except_servers: Sequence[str],
+                     keep_servers: Sequence[str]) -> tuple[float, int] | None:
+    """The ``threshold_pct`` (0.1 grid) and ``listing_max_tokens`` that give every listed length what its
+    own answer (``alone``, one single-length recommendation per length) gives it: where that answer
+    reaches the length's goal (``goal_of(length)``, with the per-server requirements) with
+    ``headroom_pct`` % of room, any listing that does so (a longer length never gets a smaller budget,
+    so it may get a larger listing than its own); elsewhere (the lengths too short for the goal with
+    its room) the same listing, with the most room below the next larger listing. Then the smallest
+    settings. ``None`` when no setting does.
+
+    The smallest ``threshold_pct`` that gives a short length its largest budget below the next larger
+    listing can pass it (the 0.1 grid moves an 8K length's leg 8 tokens a step), which chose that
+    larger listing with almost no room; so every ``threshold_pct`` is tried, each with the caps where a
+    length's budget crosses a listing's size or its room."""
+    bounds: list[tuple[int, int] | None] = []  # per length: the budgets keeping its own listing, or None
+    short: list[int] = []  # positions of the lengths whose own answer keeps less room than asked
+    for position, (c, r) in enumerate(zip(lengths, alone)):
+        o = r.contexts[0]
+        if o.tier == 0 or o.listing_tokens == 0:
+            return None
+        if r.reached:
+            bounds.append(None)
+            continue
+        step = ladder.step_at(o.budget)
+        index = next(i for i, candidate in enumerate(ladder.steps) if candidate is step)
+        earlier = min((s.tokens for s in ladder.steps[:index]), default=None)
+        high = min(_largest_budget([c])[0], C.LISTING_MAX_TOKENS_MAX, earlier - 1 if earlier is not None else C.LISTING_MAX_TOKENS_MAX)
+        roomy = budget_with_headroom(o.listing_tokens, headroom_pct)
+        if roomy > high:
+            short.append(position)
+            bounds.append((o.listing_tokens, high))
+        else:
+            bounds.append((roomy, high))
+    memo: dict[tuple[int | None, int, bool], bool] = {}
+
+    def holds(c: int | None, budget: int, roomy: bool) -> bool:
+        key = (c, budget, roomy)
+        if key not in memo:
+            o = _outcome_at(ladder, c, budget)
+            memo[key] = not requirement_failures(ladder, o, goal_of(c), except_servers, keep_servers) \
+                and not (roomy and _short_of_room(o, headroom_pct))
+        return memo[key]
+
+    def fits(position: int, budget: int, roomy: bool) -> bool:
+        bound = bounds[position]
+        return holds(lengths[position], budget, roomy) if bound is None else bound[0] <= budget <= bound[1]
+
+    def listing(position: int, budget: int) -> int:
+        return _outcome_at(ladder, lengths[position], budget).listing_tokens
+
+    steps = {b for s in ladder.steps for b in (s.tokens, budget_with_headroom(s.tokens, headroom_pct), s.tokens - 1)}
+    marks = sorted({b for b in steps | {b for bound in bounds if bound for b in bound}
+                    if C.LISTING_MAX_TOKENS_MIN <= b <= C.LISTING_MAX_TOKENS_MAX} | {C.LISTING_MAX_TOKENS_MIN})
+    # First every length whose own answer keeps the room keeps it; when no setting does that beside the
+    # short lengths' listings (a longer length may need more than the shortest length's share allows),
+    # each still meets its goal, and the room is shared out: the least room anywhere as large as it goes.
+    for roomy in (True, False):
+        best: tuple[Any, ...] | None = None
+        spread = short if roomy else list(range(len(lengths)))
+        for k in range(_PCT_STEPS + 1):
+            legs = [listing_budget(c, k / 10, C.LISTING_MAX_TOKENS_MAX)[1] for c in lengths]
+            if any(bound is not None and leg < bound[0] for leg, bound in zip(legs, bounds)):
+                continue
+            for cap in sorted(set(marks) | {leg for i, leg in enumerate(legs) if i in spread
+                                            and C.LISTING_MAX_TOKENS_MIN <= leg <= C.LISTING_MAX_TOKENS_MAX}):
+                budgets = [listing_budget(c, k / 10, cap)[0] for c in lengths]
+                if not all(fits(i, b, roomy) for i, b in enumerate(budgets)):
+                    continue
+                sizes = {i: listing(i, budgets[i]) for i in spread}
+                rooms = {i: Fraction(budgets[i] - sizes[i], sizes[i]) for i in spread if sizes[i]}
+                # the short lengths' room; when the others cannot keep theirs, their room first: a cap that
+                # gives a short length a token more room would hold every longer length to its listing too
+                mine = min((rooms[i] for i in short if i in rooms), default=0)
+                others = min((room for i, room in rooms.items() if i not in short), default=0)
+                key = ((mine, others) if roomy else (others, mine)) + (sum(budgets[i] for i in spread), -k, -cap)
+                if best is None or key > best[0]:
+                    best = (key, k / 10, cap)
+        if best is not None:
+            return best[1], best[2]
+    return None
 
 
 def _largest_budget(context_lengths: Sequence[int | None]) -> tuple[int, str, str]:
@@ -1085,6 +1187,14 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
             return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reasons,
                           budgets, goal_budget=goal_need, goal_budgets=tuple(goals_need))
         pct, cap, need = settings_for([b for b in budgets if b is not None])
+        if reasons and len(lengths) > 1:
+            # a length's own goal out of reach: each length gets the listing its own answer gives it
+            # (the smallest settings giving each its budget can pass a short length's largest budget
+            # below the next larger listing, and choose that listing with almost no room)
+            own = _settings_giving(ladder, lengths, alone, headroom_pct, lambda c: goal_at(goal, per_length, c),
+                                   except_servers, keep_servers)
+            if own is not None:
+                pct, cap = own
         return result(not reasons, None, pct, cap, need, reasons, budgets,
                       goal_budget=goal_need, goal_budgets=tuple(goals_need))
     largest, kind, limit_words = _largest_budget(lengths)
@@ -1099,30 +1209,28 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     less = _most_headroom_reaching(ladder, meets, largest, headroom_pct)
     if less is not None:  # out of reach only for the headroom asked: say how much of it would do
         reason += f"; {less:g}% headroom or less reaches it"
-    if goal_budget is not None and any(goal_budget <= _largest_budget([c])[0] for c in lengths):
-        # Too short a length keeps the goal out of reach, but a longer one fits it: the best reachable
-        # setting keeps the goal there and gives each shorter length its own best reachable listing
-        # (the same listing at the shortest length as one budget for every length would), so a length
-        # where the goal fits never lists less than the goal asks.
+    # the smallest budget a listing meeting the goal needs without the headroom: where it fits, the goal is
+    # reachable, and the answer lists no less than the goal asks there (with less room than asked)
+    plain = [b for b, step in zip(_chosen_budgets(ladder, 0), ladder.steps) if b is not None and meets(step)]
+    plain_budget = min(plain) if plain else None
+    if len(lengths) > 1 and plain_budget is not None and any(plain_budget <= _largest_budget([c])[0] for c in lengths):
+        # Too short a length keeps the goal out of reach, but some length fits it: the best reachable
+        # setting keeps the goal there (with its room where that fits) and gives each other length its
+        # own best reachable listing, so a length where the goal fits never lists less than the goal asks.
         alone, budgets = each_alone(lambda c: goal)
         if all(b is not None for b in budgets):
-            pct, cap, need = settings_for([b for b in budgets if b is not None])
-            # Each length must get the listing it gets alone. With headroom out of reach a length's own
-            # answer is the largest budget below the next larger listing, which a threshold_pct on the
-            # 0.1 grid may pass: take the largest threshold_pct at or below that gives each its own.
-            want = [r.contexts[0].listing_tokens for r in alone]
-            k = round(pct * 10)
-            while k >= 0 and [o.listing_tokens for o in outcomes(ladder, k / 10, cap, lengths)] != want:
-                k -= 1
-            if k >= 0:
-                return result(False, None, k / 10, cap, need, reason, budgets, goal_budget=goal_budget,
+            _, _, need = settings_for([b for b in budgets if b is not None])
+            own = _settings_giving(ladder, lengths, alone, headroom_pct, lambda c: goal, except_servers, keep_servers)
+            if own is not None:
+                return result(False, None, own[0], own[1], need, reason, budgets, goal_budget=goal_budget,
                               goal_budgets=tuple(goal_budget for _ in lengths))
     valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
-    if not valid and headroom_pct:
-        # No listing keeps the headroom within the shortest length's largest budget, though some
-        # listing may fit there: take the best of those with the fewest listing tokens (as without
-        # headroom) and give it as much room as stays below the next larger listing, so it keeps
-        # that listing and what it can of the headroom asked, rather than the largest settings.
+    if headroom_pct and (not valid or (plain_budget is not None and plain_budget <= largest)):
+        # No listing that meets the goal keeps the headroom within the shortest length's largest budget,
+        # though one meets it there without (or none keeps the headroom at all): take the listing that
+        # meets the goal with the most room below the next larger listing (else the one naming the most),
+        # and give it that room, so it keeps the goal and what it can of the headroom asked; a listing
+        # that keeps the room by naming less than the goal asks is not the answer, nor the largest settings.
         room = _most_room(ladder, largest, meets)
         if room is not None:
             pct, cap = _settings(room, lengths, config.threshold_pct)
