@@ -721,13 +721,14 @@ def _most_room(ladder: Ladder, largest: int, meets: Any) -> int | None:
 
         return room_below_next(max(meeting, key=share))
     best = ladder.counts_of(ladder.steps[valid[0][0]])
-    same = [(b, i) for i, b in valid if (lambda c: (c.servers_named, c.tools_named))(
-        ladder.counts_of(ladder.steps[i])) == (best.servers_named, best.tools_named)]
+    same = [(b, i) for i, b in valid if (ladder.counts_of(ladder.steps[i]).servers_named,
+                                         ladder.counts_of(ladder.steps[i]).tools_named)
+            == (best.servers_named, best.tools_named)]
     _, index = min(same)
     return room_below_next(index)
 
 
-def _settings_giving(ladder: Ladder, lengths: Sequence[int | None], alone: Sequence["MultiRecommendation"],
+def _settings_giving(ladder: Ladder, lengths: Sequence[int | None], alone: Sequence[MultiRecommendation],
                      headroom_pct: float, goal_of: Any, except_servers: Sequence[str],
                      keep_servers: Sequence[str]) -> tuple[float, int] | None:
     """The ``threshold_pct`` (0.1 grid) and ``listing_max_tokens`` that give every listed length what its
