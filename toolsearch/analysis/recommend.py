@@ -1734,15 +1734,17 @@ def with_core_only(rec: MultiRecommendation, ladder: Ladder, kinds: Mapping[str,
 def core_only_lines(rec: MultiRecommendation) -> list[str]:
     """One line for :attr:`MultiRecommendation.core_only`, as ``recommend`` prints it and its
     ``--yaml`` block comments it: ``only built-in tools named at 8K, 32K and 200K: the goal is met by
-    the tools of core alone (not an MCP server), and every MCP server is a summary line there; --goal
-    names or --keep SERVER lists an MCP server's tools by name``; ``[]`` when there is none."""
+    the tools of core alone (not an MCP server), and every MCP server is a summary line there; to have an MCP
+    server's tools named, ask for it with --goal names or --keep SERVER (the answer then says whether those
+    lengths can name it)``: the options ask for it, and whether a length can give it depends on the catalog
+    and the headroom, so the line does not promise it; ``[]`` when there is none. The report carries it too."""
     if not rec.core_only:
         return []
     where = _and(context_words(c) for c, _ in rec.core_only)
     servers = list(dict.fromkeys(name for _, names in rec.core_only for name in names))
     return [f"only built-in tools named at {where}: the goal is met by the tools of {_and(servers)} alone (not an MCP "
-            f"server), and every MCP server is a summary line there; --goal names or --keep SERVER lists an MCP "
-            f"server's tools by name"]
+            f"server), and every MCP server is a summary line there; to have an MCP server's tools named, ask for it "
+            f"with --goal names or --keep SERVER (the answer then says whether {'that length' if len(rec.core_only) == 1 else 'those lengths'} can name it)"]
 
 
 def no_tools_lines(rec: MultiRecommendation) -> list[str]:
