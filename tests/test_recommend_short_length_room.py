@@ -110,3 +110,15 @@ def test_never_less_than_the_goal_where_the_goal_is_reachable(request, catalog, 
                         and all(recommend_for_contexts(ladder, config, [o.context_length], rec.goal_at(o.context_length),
                                                        headroom_pct=headroom).reached for o in rec.contexts):
                     assert not _short_of_room(c, headroom), (goal, short_goal, c)
+
+
+def test_a_longer_length_keeps_its_goal_with_its_room_before_a_short_length_keeps_its_own_listing(team) -> None:
+    # 8K's own answer is the names listing (148% of room, the most it keeps); with it, 32K's budget is at
+    # most 4 × 3,655 and full with 500% above it needs 21,936 there. 32K keeps its goal with its room (it
+    # fits), and 8K gets the full listing, which meets its goal, with the most room left (the whole 8K).
+    inspector, ladder = team
+    rec = recommend_for_contexts(ladder, parse_config({}), [8_000, 32_000, 1_000_000], "full", headroom_pct=500,
+                                 length_goals={8_000: "listed"})
+    assert not rec.reached
+    assert _exact(inspector, rec) == [(8_000, 3_656), (21_936, 3_656), (21_936, 3_656)]
+    assert rec.goal_kept_at == (32_000, 1_000_000) and rec.headroom_kept_pct == 118

@@ -772,9 +772,11 @@ def _settings_giving(ladder: Ladder, lengths: Sequence[int | None], alone: Seque
                 and not (roomy and _short_of_room(o, headroom_pct))
         return memo[key]
 
-    def fits(position: int, budget: int, roomy: bool) -> bool:
+    def fits(position: int, budget: int, roomy: bool, own: bool) -> bool:
         bound = bounds[position]
-        return holds(lengths[position], budget, roomy) if bound is None else bound[0] <= budget <= bound[1]
+        if bound is None:
+            return holds(lengths[position], budget, roomy)
+        return bound[0] <= budget <= bound[1] if own or position not in short else holds(lengths[position], budget, False)
 
     def listing(position: int, budget: int) -> int:
         return _outcome_at(ladder, lengths[position], budget).listing_tokens
@@ -782,20 +784,21 @@ def _settings_giving(ladder: Ladder, lengths: Sequence[int | None], alone: Seque
     steps = {b for s in ladder.steps for b in (s.tokens, budget_with_headroom(s.tokens, headroom_pct), s.tokens - 1)}
     marks = sorted({b for b in steps | {b for bound in bounds if bound for b in bound}
                     if C.LISTING_MAX_TOKENS_MIN <= b <= C.LISTING_MAX_TOKENS_MAX} | {C.LISTING_MAX_TOKENS_MIN})
-    # First every length whose own answer keeps the room keeps it; when no setting does that beside the
-    # short lengths' listings (a longer length may need more than the shortest length's share allows),
-    # each still meets its goal, and the room is shared out: the least room anywhere as large as it goes.
-    for roomy in (True, False):
+    # First every length whose own answer keeps the room keeps it, beside the short lengths' own listings;
+    # when no setting does (a longer length may need more than a short length's share allows), beside any
+    # listing that meets a short length's goal (the goal kept with its room where it fits comes first);
+    # else each still meets its goal, and the others' room is shared out before a short length's.
+    for roomy, own in ((True, True), (True, False), (False, True)):
         best: tuple[Any, ...] | None = None
         spread = short if roomy else list(range(len(lengths)))
         for k in range(_PCT_STEPS + 1):
             legs = [listing_budget(c, k / 10, C.LISTING_MAX_TOKENS_MAX)[1] for c in lengths]
-            if any(bound is not None and leg < bound[0] for leg, bound in zip(legs, bounds)):
+            if own and any(bound is not None and leg < bound[0] for leg, bound in zip(legs, bounds)):
                 continue
             for cap in sorted(set(marks) | {leg for i, leg in enumerate(legs) if i in spread
                                             and C.LISTING_MAX_TOKENS_MIN <= leg <= C.LISTING_MAX_TOKENS_MAX}):
                 budgets = [listing_budget(c, k / 10, cap)[0] for c in lengths]
-                if not all(fits(i, b, roomy) for i, b in enumerate(budgets)):
+                if not all(fits(i, b, roomy, own) for i, b in enumerate(budgets)):
                     continue
                 sizes = {i: listing(i, budgets[i]) for i in spread}
                 rooms = {i: Fraction(budgets[i] - sizes[i], sizes[i]) for i in spread if sizes[i]}
@@ -1444,7 +1447,15 @@ def _lower_goal(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConf
     goals: dict[int, str] = {}
     for c in rec.contexts:
         if c.context_length in short:
-            reachable = next((g for g in GOALS[lowest:] if FORM_RANK[c.listing_form] <= FORM_RANK[GOAL_FORMS[g]]), None)
+            # the most demanding goal that length reaches alone, with the headroom asked: the form of its best
+            # reachable listing says which goal fits without the room, and with headroom a listing that meets
+            # that goal may not keep the room while a less demanding one does (a per-length goal was then not
+            # suggested, though one is reached)
+            reachable = next((g for g in GOALS[lowest:] if FORM_RANK[c.listing_form] <= FORM_RANK[GOAL_FORMS[g]]
+                              and recommend_for_contexts(ladder, config, [c.context_length], g,
+                                                         except_servers=rec.except_servers,
+                                                         keep_servers=rec.keep_servers,
+                                                         headroom_pct=rec.headroom_pct).reached), None)
             if reachable is None:
                 return None
             goals[c.context_length] = reachable
