@@ -778,12 +778,34 @@ def _settings_giving(ladder: Ladder, lengths: Sequence[int | None], alone: Seque
             return holds(lengths[position], budget, roomy)
         return bound[0] <= budget <= bound[1] if own or position not in short else holds(lengths[position], budget, False)
 
-    def listing(position: int, budget: int) -> int:
-        return _outcome_at(ladder, lengths[position], budget).listing_tokens
+    top = C.LISTING_MAX_TOKENS_MAX
+    # what a length is given changes only where a budget crosses a listing's size or its room, or a bound
+    marks = sorted({0, top + 1} | {b for step in ladder.steps for b in (step.tokens, budget_with_headroom(step.tokens, headroom_pct))
+                                   if 0 < b <= top}
+                   | {b for bound in bounds if bound for b in (bound[0], bound[1] + 1) if 0 < b <= top})
 
-    steps = {b for s in ladder.steps for b in (s.tokens, budget_with_headroom(s.tokens, headroom_pct), s.tokens - 1)}
-    marks = sorted({b for b in steps | {b for bound in bounds if bound for b in bound}
-                    if C.LISTING_MAX_TOKENS_MIN <= b <= C.LISTING_MAX_TOKENS_MAX} | {C.LISTING_MAX_TOKENS_MIN})
+    def good(position: int, roomy: bool, own: bool) -> list[tuple[int, int]]:
+        """The budgets (0..60,000) that fit that length, as intervals."""
+        out: list[tuple[int, int]] = []
+        for start, stop in zip(marks, marks[1:]):
+            if fits(position, start, roomy, own):
+                if out and out[-1][1] == start - 1:
+                    out[-1] = (out[-1][0], stop - 1)
+                else:
+                    out.append((start, stop - 1))
+        return out
+
+    def caps_for(intervals: list[tuple[int, int]], leg: int) -> list[tuple[int, int]]:
+        """The caps (200..60,000) giving a length whose percentage leg is ``leg`` a budget in ``intervals``."""
+        low = C.LISTING_MAX_TOKENS_MIN
+        out = [(max(a, low), min(b, leg - 1, top)) for a, b in intervals if max(a, low) <= min(b, leg - 1, top)]
+        if leg <= top and any(a <= leg <= b for a, b in intervals):
+            out.append((max(leg, low), top))
+        return out
+
+    def meet(left: list[tuple[int, int]], right: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        return [(max(a, c), min(b, d)) for a, b in left for c, d in right if max(a, c) <= min(b, d)]
+
     # First every length whose own answer keeps the room keeps it, beside the short lengths' own listings;
     # when no setting does (a longer length may need more than a short length's share allows), beside any
     # listing that meets a short length's goal (the goal kept with its room where it fits comes first);
@@ -791,16 +813,25 @@ def _settings_giving(ladder: Ladder, lengths: Sequence[int | None], alone: Seque
     for roomy, own in ((True, True), (True, False), (False, True)):
         best: tuple[Any, ...] | None = None
         spread = short if roomy else list(range(len(lengths)))
+        fitting = [good(i, roomy, own) for i in range(len(lengths))]
+        seen: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for k in range(_PCT_STEPS + 1):
-            legs = [listing_budget(c, k / 10, C.LISTING_MAX_TOKENS_MAX)[1] for c in lengths]
-            if own and any(bound is not None and leg < bound[0] for leg, bound in zip(legs, bounds)):
-                continue
-            for cap in sorted(set(marks) | {leg for i, leg in enumerate(legs) if i in spread
-                                            and C.LISTING_MAX_TOKENS_MIN <= leg <= C.LISTING_MAX_TOKENS_MAX}):
+            legs = [listing_budget(c, k / 10, top)[1] for c in lengths]
+            feasible = [(C.LISTING_MAX_TOKENS_MIN, top)]
+            for i, leg in enumerate(legs):
+                key_i = (i, min(leg, top + 1))
+                if key_i not in seen:
+                    seen[key_i] = caps_for(fitting[i], leg)
+                feasible = meet(feasible, seen[key_i])
+                if not feasible:
+                    break
+            candidates = set()
+            for a, b in feasible:
+                capped = any(leg > b for leg in legs)
+                candidates |= {a, b, b if capped else max([a] + [leg for leg in legs if leg <= b])}
+            for cap in sorted(candidates):
                 budgets = [listing_budget(c, k / 10, cap)[0] for c in lengths]
-                if not all(fits(i, b, roomy, own) for i, b in enumerate(budgets)):
-                    continue
-                sizes = {i: listing(i, budgets[i]) for i in spread}
+                sizes = {i: _outcome_at(ladder, lengths[i], budgets[i]).listing_tokens for i in spread}
                 rooms = {i: Fraction(budgets[i] - sizes[i], sizes[i]) for i in spread if sizes[i]}
                 # the short lengths' room; when the others cannot keep theirs, their room first: a cap that
                 # gives a short length a token more room would hold every longer length to its listing too
@@ -1079,10 +1110,11 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     setting can), with the fewest listing tokens at every length: each length gets the budget a
     recommendation for it alone gives, as with per-length goals, so a length where the goal fits never
     lists less than the goal asks. ``reason`` says why the goal is out of reach, ``unnamed`` which
-    servers are not named and why, and ``lower_goal`` the per-length goal that is reached. When no listing keeps the headroom at the
-    shortest length but some listing fits there, the one that reaches the goal with the fewest
-    tokens (else the one naming the most), with the largest budget that still gives it (less room
-    than asked). When nothing can be listed at all, the
+    servers are not named and why, and ``lower_goal`` the per-length goal that is reached. When no listing that
+    reaches the goal keeps the headroom at a length but one fits there, the one among those that keeps the
+    most room (as a share of the listing: :func:`_most_room`; else, when none reaches it, the one naming the
+    most), with the largest budget that still gives it (less room than asked); a listing that keeps the
+    room by naming less than the goal asks is not chosen where one that meets the goal fits. When nothing can be listed at all, the
     largest settings (100 %, 60,000 tokens), which give every length its best form; with
     ``listing: off`` (no setting lists anything), the current settings. When tool
     search is not active at all (tier 0: every schema is sent), the goal is reached with the
