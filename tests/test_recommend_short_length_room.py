@@ -122,3 +122,18 @@ def test_a_longer_length_keeps_its_goal_with_its_room_before_a_short_length_keep
     assert not rec.reached
     assert _exact(inspector, rec) == [(8_000, 3_656), (21_936, 3_656), (21_936, 3_656)]
     assert rec.goal_kept_at == (32_000, 1_000_000) and rec.headroom_kept_pct == 118
+
+
+def test_the_docs_figures_of_the_short_length_rule(team) -> None:
+    """docs/tuning.md's Headroom section: with --goal listed at 8K and 200% headroom, the names listing
+    with 148% kept, not one server named with 38% (the smallest listing meeting the goal, in the largest
+    budget below the next larger listing)."""
+    _, ladder = team
+    rec = recommend_for_contexts(ladder, parse_config({}), [8_000], "listed", headroom_pct=200)
+    assert (rec.contexts[0].listing_form, rec.headroom_kept_pct) == ("names", 148)
+    one = next(i for i, step in enumerate(ladder.steps) if ladder.counts_of(step).servers_named == 1)
+    room = min(step.tokens for step in ladder.steps[:one]) - 1 - ladder.steps[one].tokens
+    assert room * 100 // ladder.steps[one].tokens == 38
+    text = " ".join((ROOT / "docs" / "tuning.md").read_text(encoding="utf-8").split())
+    assert ("with `--goal listed` at 8K and 200 % headroom, that is the names listing with 148 % kept, not one server "
+            "named with 38 %.") in text

@@ -24,6 +24,7 @@ shorter one); the outcome table shows what each length gets.
 
 from __future__ import annotations
 
+import itertools
 import math
 import unicodedata
 from dataclasses import dataclass, replace
@@ -787,7 +788,7 @@ def _settings_giving(ladder: Ladder, lengths: Sequence[int | None], alone: Seque
     def good(position: int, roomy: bool, own: bool) -> list[tuple[int, int]]:
         """The budgets (0..60,000) that fit that length, as intervals."""
         out: list[tuple[int, int]] = []
-        for start, stop in zip(marks, marks[1:]):
+        for start, stop in itertools.pairwise(marks):
             if fits(position, start, roomy, own):
                 if out and out[-1][1] == start - 1:
                     out[-1] = (out[-1][0], stop - 1)
