@@ -66,3 +66,32 @@ def test_a_kept_server_too_large_for_a_length_suggests_no_lower_goal() -> None:
             "(32,000 tokens); named at 200K; it is kept named, which no setting does at 32K, whatever the goal there: leave 32K out "
             "of the context lengths, or stop keeping it named") in said.stdout.splitlines(), said.stdout
     assert json.loads(run_cli("recommend", *KEPT, "--goal", "names", "--json").stdout)["lower_goal"] is None
+
+
+def test_with_200_headroom_no_goal_of_its_own_reaches_8k_so_none_is_suggested() -> None:
+    """team-workspace at 8K and 1M, every server named, 200% headroom: no per-length goal is suggested,
+    and rightly: every listing short of the full one (3,656 tokens) is within 200% of the next larger
+    listing, so no goal at all keeps that room at 8K (the full listing with it needs 10,968 tokens); the
+    reason says which headroom reaches the goal instead."""
+    args = (str(TEAM), "--context-lengths", "8k,1m", "--headroom", "200", "--json")
+    data = json.loads(run_cli("recommend", *args, "--goal", "names").stdout)
+    assert data["lower_goal"] is None and data["reason"].endswith("; 148% headroom or less reaches it")
+    for goal in ("listed", "any"):
+        alone = json.loads(run_cli("recommend", str(TEAM), "--context-lengths", "8k", "--headroom", "200", "--json",
+                                   "--goal", goal).stdout)
+        assert alone["reached"] is False and alone["goal_budget"] == 10_968
+
+
+def test_the_goal_of_its_own_is_the_one_reached_with_the_headroom() -> None:
+    """grafana-full at 8K and 1M, names, 500% headroom: 8K's best reachable listing is the full one (the
+    goal fits there, with 273% of room), whose form meets "listed", yet "listed" with 500% of room is out
+    of reach at 8K while "any" (one summary line) keeps it: the suggestion is the goal 8K reaches with the
+    headroom asked, verified, not the one its listing's form meets."""
+    grafana = ROOT / "sample_catalogs" / "grafana-full.yaml"
+    args = (str(grafana), "--context-lengths", "8k,1m", "--goal", "names", "--headroom", "500", "--json")
+    data = json.loads(run_cli("recommend", *args).stdout)
+    assert [c["listing_form"] for c in data["contexts"]] == ["full", "full"]
+    assert data["lower_goal"] == "names,8k=any"
+    suggested = json.loads(run_cli("recommend", str(grafana), "--context-lengths", "8k,1m", "--goal", "names,8k=any",
+                                   "--headroom", "500", "--json").stdout)
+    assert suggested["reached"] is True

@@ -854,7 +854,10 @@ def test_a_goal_out_of_reach_only_for_the_headroom_says_how_much_headroom_reache
     assert full["reached"] is True and 55_000 < need <= 60_000, need
     most = int((60_000 / need - 1) * 100)  # the whole headroom % whose budget still fits
     data = _json(run_cli("recommend", catalog, "--context-lengths", "1m", "--goal", "full", "--headroom", "10", "--json"))
-    assert data["reached"] is False and data["contexts"][0]["listing_form"] == "names"
+    # the goal fits without the room: the answer keeps it (full, in the largest budget), with the room it
+    # can keep, rather than trade the full form for the room
+    assert data["reached"] is False and data["contexts"][0]["listing_form"] == "full"
+    assert (data["contexts"][0]["budget"], data["headroom_kept_pct"]) == (60_000, most)
     assert data["reason"].endswith(f"more than the largest listing_max_tokens (60,000 tokens); {most}% headroom or "
                                    "less reaches it"), data["reason"]
     assert _json(run_cli("recommend", catalog, "--context-lengths", "1m", "--goal", "full", "--headroom", str(most),

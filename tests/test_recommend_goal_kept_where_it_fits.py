@@ -125,8 +125,8 @@ def test_the_gate_line_says_to_use_this_file_until_merged(tmp_path) -> None:
 
 
 CORE_ONLY = ("only built-in tools named at 8K, 32K and 200K: the goal is met by the tools of core alone (not an MCP "
-             "server), and every MCP server is a summary line there; --goal names or --keep SERVER lists an MCP "
-             "server's tools by name")
+             "server), and every MCP server is a summary line there; to have an MCP server's tools named, ask for it "
+             "with --goal names or --keep SERVER (the answer then says whether those lengths can name it)")
 
 
 def test_a_listed_goal_met_by_core_alone_is_said() -> None:
@@ -184,3 +184,28 @@ def test_keeping_goal_rule() -> None:
     # nothing lowered: nothing to keep
     same = recommend_for_contexts(ladder, config, [200_000], "full")
     assert keeping_goal(ladder, config, same) is None
+
+
+def test_the_built_in_only_line_claims_no_answer_it_does_not_check(tmp_path) -> None:
+    """The line suggests what to ask for, not that it is reached: at 8K with 200% headroom neither
+    --goal names nor --keep slack is reached (no listing keeps that room there), and the line says so
+    only as the answer to come."""
+    args = (TEAM, "--context-lengths", "8k,32k,200k", "--goal", "listed")
+    line = next(line for line in run_cli("recommend", *args).stdout.splitlines() if line.startswith("only built-in"))
+    assert "lists an MCP server" not in line and line.endswith("(the answer then says whether those lengths can name it)")
+    for extra in (["--goal", "names"], ["--goal", "listed", "--keep", "slack"]):
+        asked = json.loads(run_cli("recommend", TEAM, "--context-lengths", "8k", *extra,
+                                   "--headroom", "200", "--json").stdout)
+        assert asked["reached"] is False and asked["core_only"] == []
+
+
+def test_the_report_carries_the_built_in_only_line(tmp_path) -> None:
+    """toolsearch report: the recommendation's lines include the built-in-only line, from the same
+    function recommend prints it with (core_only_lines over with_core_only)."""
+    import html
+
+    done = run_cli("report", TEAM, "--context-lengths", "8k,32k,200k", "--goal", "listed", "--no-lint",
+                   "--no-strategies", "-o", str(tmp_path / "report.html"))
+    assert done.returncode == 0, done.stderr
+    text = html.unescape((tmp_path / "report.html").read_text(encoding="utf-8"))
+    assert f"<li>{CORE_ONLY}</li>" in text

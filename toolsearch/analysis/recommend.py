@@ -24,6 +24,7 @@ shorter one); the outcome table shows what each length gets.
 
 from __future__ import annotations
 
+import itertools
 import math
 import unicodedata
 from dataclasses import dataclass, replace
@@ -548,8 +549,10 @@ class MultiRecommendation:
         :attr:`contexts`; ``()`` when it is reached, or when no length keeps it."""
         if self.reached or not self.length_budgets or not self.length_goal_budgets:
             return ()
+        # the room asked too: a length whose listing meets the goal with less room than asked (a longer
+        # length never gets a smaller budget than a short one, whose listing may leave it less) has not kept it
         return tuple(c.context_length for c, b, g in zip(self.contexts, self.length_budgets, self.length_goal_budgets)
-                     if b is not None and g is not None and b >= g)
+                     if b is not None and g is not None and b >= g and not _short_of_room(c, self.headroom_pct))
 
     @property
     def fallback_words(self) -> str:
@@ -567,8 +570,8 @@ class MultiRecommendation:
         lead = (f"{'each length' + chr(39) + 's own goal' if self.length_goals else 'the goal'} kept at "
                 f"{_and(_length_word(c) for c in kept)}, where it fits, and " if kept else "")
         if self.headroom_pct and any(_short_of_room(c, self.headroom_pct) for c in self.contexts):
-            return (f"{lead}the fewest listing tokens and as much room as fits below the next larger listing (less "
-                    f"than the {self.headroom_pct:g}% headroom asked)")
+            return (f"{lead}the listing that keeps the most room below the next larger listing (less than the "
+                    f"{self.headroom_pct:g}% headroom asked)")
         return f"{lead}the fewest listing tokens"
 
     def to_dict(self) -> dict[str, Any]:
@@ -689,23 +692,158 @@ def _chosen_budgets(ladder: Ladder, headroom_pct: float) -> list[int | None]:
 
 
 def _most_room(ladder: Ladder, largest: int, meets: Any) -> int | None:
-    """Without headroom, the listing a budget of at most ``largest`` tokens gives that meets the
-    goal (``meets(step)``) with the fewest listing tokens, or when none does, the one with the most
-    servers and then tools named and the fewest listing tokens among those; returned is the largest
-    budget (at most ``largest``) that still gives that listing, the most room it can have before a
-    larger listing is chosen. ``None`` when no listing fits in ``largest`` tokens."""
+    """Without headroom kept, the listing a budget of at most ``largest`` tokens gives that meets the
+    goal (``meets(step)``) and can keep the most room (%) below the next larger listing, fewest listing
+    tokens first among equals; when none meets it, the one with the most servers and then tools named
+    and the fewest listing tokens among those. Returned is the largest budget (at most ``largest``) that
+    still gives that listing, the most room it can have before a larger listing is chosen. ``None`` when
+    no listing fits in ``largest`` tokens.
+
+    The room is compared as a share of the listing, as the headroom asked is: the smallest listing that
+    meets the goal can have less room than a larger one whose next larger listing is far above it (at 8K
+    on the team-workspace sample, a listing naming one server keeps 38%, every server named 148%), and
+    the best reachable answer keeps as much of the headroom asked as the goal allows
+    (:func:`_most_headroom_reaching` gives that figure, whole)."""
     chosen = _chosen_budgets(ladder, 0)
     valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
     if not valid:
         return None
-    same = [(b, i) for i, b in valid if meets(ladder.steps[i])]
-    if not same:
-        best = ladder.counts_of(ladder.steps[valid[0][0]])
-        same = [(b, i) for i, b in valid if (lambda c: (c.servers_named, c.tools_named))(
-            ladder.counts_of(ladder.steps[i])) == (best.servers_named, best.tools_named)]
+
+    def room_below_next(index: int) -> int:
+        earlier = min((s.tokens for s in ladder.steps[:index]), default=None)
+        return largest if earlier is None else min(largest, earlier - 1)
+
+    meeting = [i for i, _ in valid if meets(ladder.steps[i])]
+    if meeting:
+        def share(index: int) -> tuple[Fraction, int]:
+            tokens = ladder.steps[index].tokens
+            kept = Fraction(room_below_next(index) - tokens, tokens) if tokens else Fraction(0)
+            return kept, -tokens
+
+        return room_below_next(max(meeting, key=share))
+    best = ladder.counts_of(ladder.steps[valid[0][0]])
+    same = [(b, i) for i, b in valid if (ladder.counts_of(ladder.steps[i]).servers_named,
+                                         ladder.counts_of(ladder.steps[i]).tools_named)
+            == (best.servers_named, best.tools_named)]
     _, index = min(same)
-    earlier = min((s.tokens for s in ladder.steps[:index]), default=None)
-    return largest if earlier is None else min(largest, earlier - 1)
+    return room_below_next(index)
+
+
+def _settings_giving(ladder: Ladder, lengths: Sequence[int | None], alone: Sequence[MultiRecommendation],
+                     headroom_pct: float, goal_of: Any, except_servers: Sequence[str],
+                     keep_servers: Sequence[str]) -> tuple[float, int] | None:
+    """The ``threshold_pct`` (0.1 grid) and ``listing_max_tokens`` that give every listed length what its
+    own answer (``alone``, one single-length recommendation per length) gives it: where that answer
+    reaches the length's goal (``goal_of(length)``, with the per-server requirements) with
+    ``headroom_pct`` % of room, any listing that does so (a longer length never gets a smaller budget,
+    so it may get a larger listing than its own); elsewhere (the lengths too short for the goal with
+    its room) the same listing, with the most room below the next larger listing. Then the smallest
+    settings. ``None`` when no setting does.
+
+    The smallest ``threshold_pct`` that gives a short length its largest budget below the next larger
+    listing can pass it (the 0.1 grid moves an 8K length's leg 8 tokens a step), which chose that
+    larger listing with almost no room; so every ``threshold_pct`` is tried, each with the caps where a
+    length's budget crosses a listing's size or its room."""
+    bounds: list[tuple[int, int] | None] = []  # per length: the budgets keeping its own listing, or None
+    short: list[int] = []  # positions of the lengths whose own answer keeps less room than asked
+    for position, (c, r) in enumerate(zip(lengths, alone)):
+        o = r.contexts[0]
+        if o.tier == 0 or o.listing_tokens == 0:
+            return None
+        if r.reached:
+            bounds.append(None)
+            continue
+        step = ladder.step_at(o.budget)
+        index = next(i for i, candidate in enumerate(ladder.steps) if candidate is step)
+        earlier = min((s.tokens for s in ladder.steps[:index]), default=None)
+        high = min(_largest_budget([c])[0], C.LISTING_MAX_TOKENS_MAX, earlier - 1 if earlier is not None else C.LISTING_MAX_TOKENS_MAX)
+        roomy = budget_with_headroom(o.listing_tokens, headroom_pct)
+        if roomy > high:
+            short.append(position)
+            bounds.append((o.listing_tokens, high))
+        else:
+            bounds.append((roomy, high))
+    memo: dict[tuple[int | None, int, bool], bool] = {}
+
+    def holds(c: int | None, budget: int, roomy: bool) -> bool:
+        key = (c, budget, roomy)
+        if key not in memo:
+            o = _outcome_at(ladder, c, budget)
+            memo[key] = not requirement_failures(ladder, o, goal_of(c), except_servers, keep_servers) \
+                and not (roomy and _short_of_room(o, headroom_pct))
+        return memo[key]
+
+    def fits(position: int, budget: int, roomy: bool, own: bool) -> bool:
+        bound = bounds[position]
+        if bound is None:
+            return holds(lengths[position], budget, roomy)
+        return bound[0] <= budget <= bound[1] if own or position not in short else holds(lengths[position], budget, False)
+
+    top = C.LISTING_MAX_TOKENS_MAX
+    # what a length is given changes only where a budget crosses a listing's size or its room, or a bound
+    marks = sorted({0, top + 1} | {b for step in ladder.steps for b in (step.tokens, budget_with_headroom(step.tokens, headroom_pct))
+                                   if 0 < b <= top}
+                   | {b for bound in bounds if bound for b in (bound[0], bound[1] + 1) if 0 < b <= top})
+
+    def good(position: int, roomy: bool, own: bool) -> list[tuple[int, int]]:
+        """The budgets (0..60,000) that fit that length, as intervals."""
+        out: list[tuple[int, int]] = []
+        for start, stop in itertools.pairwise(marks):
+            if fits(position, start, roomy, own):
+                if out and out[-1][1] == start - 1:
+                    out[-1] = (out[-1][0], stop - 1)
+                else:
+                    out.append((start, stop - 1))
+        return out
+
+    def caps_for(intervals: list[tuple[int, int]], leg: int) -> list[tuple[int, int]]:
+        """The caps (200..60,000) giving a length whose percentage leg is ``leg`` a budget in ``intervals``."""
+        low = C.LISTING_MAX_TOKENS_MIN
+        out = [(max(a, low), min(b, leg - 1, top)) for a, b in intervals if max(a, low) <= min(b, leg - 1, top)]
+        if leg <= top and any(a <= leg <= b for a, b in intervals):
+            out.append((max(leg, low), top))
+        return out
+
+    def meet(left: list[tuple[int, int]], right: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        return [(max(a, c), min(b, d)) for a, b in left for c, d in right if max(a, c) <= min(b, d)]
+
+    # First every length whose own answer keeps the room keeps it, beside the short lengths' own listings;
+    # when no setting does (a longer length may need more than a short length's share allows), beside any
+    # listing that meets a short length's goal (the goal kept with its room where it fits comes first);
+    # else each still meets its goal, and the others' room is shared out before a short length's.
+    for roomy, own in ((True, True), (True, False), (False, True)):
+        best: tuple[Any, ...] | None = None
+        spread = short if roomy else list(range(len(lengths)))
+        fitting = [good(i, roomy, own) for i in range(len(lengths))]
+        seen: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for k in range(_PCT_STEPS + 1):
+            legs = [listing_budget(c, k / 10, top)[1] for c in lengths]
+            feasible = [(C.LISTING_MAX_TOKENS_MIN, top)]
+            for i, leg in enumerate(legs):
+                key_i = (i, min(leg, top + 1))
+                if key_i not in seen:
+                    seen[key_i] = caps_for(fitting[i], leg)
+                feasible = meet(feasible, seen[key_i])
+                if not feasible:
+                    break
+            candidates = set()
+            for a, b in feasible:
+                capped = any(leg > b for leg in legs)
+                candidates |= {a, b, b if capped else max([a] + [leg for leg in legs if leg <= b])}
+            for cap in sorted(candidates):
+                budgets = [listing_budget(c, k / 10, cap)[0] for c in lengths]
+                sizes = {i: _outcome_at(ladder, lengths[i], budgets[i]).listing_tokens for i in spread}
+                rooms = {i: Fraction(budgets[i] - sizes[i], sizes[i]) for i in spread if sizes[i]}
+                # the short lengths' room; when the others cannot keep theirs, their room first: a cap that
+                # gives a short length a token more room would hold every longer length to its listing too
+                mine = min((rooms[i] for i in short if i in rooms), default=0)
+                others = min((room for i, room in rooms.items() if i not in short), default=0)
+                key = ((mine, others) if roomy else (others, mine)) + (sum(budgets[i] for i in spread), -k, -cap)
+                if best is None or key > best[0]:
+                    best = (key, k / 10, cap)
+        if best is not None:
+            return best[1], best[2]
+    return None
 
 
 def _largest_budget(context_lengths: Sequence[int | None]) -> tuple[int, str, str]:
@@ -973,10 +1111,11 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     setting can), with the fewest listing tokens at every length: each length gets the budget a
     recommendation for it alone gives, as with per-length goals, so a length where the goal fits never
     lists less than the goal asks. ``reason`` says why the goal is out of reach, ``unnamed`` which
-    servers are not named and why, and ``lower_goal`` the per-length goal that is reached. When no listing keeps the headroom at the
-    shortest length but some listing fits there, the one that reaches the goal with the fewest
-    tokens (else the one naming the most), with the largest budget that still gives it (less room
-    than asked). When nothing can be listed at all, the
+    servers are not named and why, and ``lower_goal`` the per-length goal that is reached. When no listing that
+    reaches the goal keeps the headroom at a length but one fits there, the one among those that keeps the
+    most room (as a share of the listing: :func:`_most_room`; else, when none reaches it, the one naming the
+    most), with the largest budget that still gives it (less room than asked); a listing that keeps the
+    room by naming less than the goal asks is not chosen where one that meets the goal fits. When nothing can be listed at all, the
     largest settings (100 %, 60,000 tokens), which give every length its best form; with
     ``listing: off`` (no setting lists anything), the current settings. When tool
     search is not active at all (tier 0: every schema is sent), the goal is reached with the
@@ -1085,6 +1224,14 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
             return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reasons,
                           budgets, goal_budget=goal_need, goal_budgets=tuple(goals_need))
         pct, cap, need = settings_for([b for b in budgets if b is not None])
+        if reasons and len(lengths) > 1:
+            # a length's own goal out of reach: each length gets the listing its own answer gives it
+            # (the smallest settings giving each its budget can pass a short length's largest budget
+            # below the next larger listing, and choose that listing with almost no room)
+            own = _settings_giving(ladder, lengths, alone, headroom_pct, lambda c: goal_at(goal, per_length, c),
+                                   except_servers, keep_servers)
+            if own is not None:
+                pct, cap = own
         return result(not reasons, None, pct, cap, need, reasons, budgets,
                       goal_budget=goal_need, goal_budgets=tuple(goals_need))
     largest, kind, limit_words = _largest_budget(lengths)
@@ -1099,30 +1246,28 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     less = _most_headroom_reaching(ladder, meets, largest, headroom_pct)
     if less is not None:  # out of reach only for the headroom asked: say how much of it would do
         reason += f"; {less:g}% headroom or less reaches it"
-    if goal_budget is not None and any(goal_budget <= _largest_budget([c])[0] for c in lengths):
-        # Too short a length keeps the goal out of reach, but a longer one fits it: the best reachable
-        # setting keeps the goal there and gives each shorter length its own best reachable listing
-        # (the same listing at the shortest length as one budget for every length would), so a length
-        # where the goal fits never lists less than the goal asks.
+    # the smallest budget a listing meeting the goal needs without the headroom: where it fits, the goal is
+    # reachable, and the answer lists no less than the goal asks there (with less room than asked)
+    plain = [b for b, step in zip(_chosen_budgets(ladder, 0), ladder.steps) if b is not None and meets(step)]
+    plain_budget = min(plain) if plain else None
+    if len(lengths) > 1 and plain_budget is not None and any(plain_budget <= _largest_budget([c])[0] for c in lengths):
+        # Too short a length keeps the goal out of reach, but some length fits it: the best reachable
+        # setting keeps the goal there (with its room where that fits) and gives each other length its
+        # own best reachable listing, so a length where the goal fits never lists less than the goal asks.
         alone, budgets = each_alone(lambda c: goal)
         if all(b is not None for b in budgets):
-            pct, cap, need = settings_for([b for b in budgets if b is not None])
-            # Each length must get the listing it gets alone. With headroom out of reach a length's own
-            # answer is the largest budget below the next larger listing, which a threshold_pct on the
-            # 0.1 grid may pass: take the largest threshold_pct at or below that gives each its own.
-            want = [r.contexts[0].listing_tokens for r in alone]
-            k = round(pct * 10)
-            while k >= 0 and [o.listing_tokens for o in outcomes(ladder, k / 10, cap, lengths)] != want:
-                k -= 1
-            if k >= 0:
-                return result(False, None, k / 10, cap, need, reason, budgets, goal_budget=goal_budget,
+            _, _, need = settings_for([b for b in budgets if b is not None])
+            own = _settings_giving(ladder, lengths, alone, headroom_pct, lambda c: goal, except_servers, keep_servers)
+            if own is not None:
+                return result(False, None, own[0], own[1], need, reason, budgets, goal_budget=goal_budget,
                               goal_budgets=tuple(goal_budget for _ in lengths))
     valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
-    if not valid and headroom_pct:
-        # No listing keeps the headroom within the shortest length's largest budget, though some
-        # listing may fit there: take the best of those with the fewest listing tokens (as without
-        # headroom) and give it as much room as stays below the next larger listing, so it keeps
-        # that listing and what it can of the headroom asked, rather than the largest settings.
+    if headroom_pct and (not valid or (plain_budget is not None and plain_budget <= largest)):
+        # No listing that meets the goal keeps the headroom within the shortest length's largest budget,
+        # though one meets it there without (or none keeps the headroom at all): take the listing that
+        # meets the goal with the most room below the next larger listing (else the one naming the most),
+        # and give it that room, so it keeps the goal and what it can of the headroom asked; a listing
+        # that keeps the room by naming less than the goal asks is not the answer, nor the largest settings.
         room = _most_room(ladder, largest, meets)
         if room is not None:
             pct, cap = _settings(room, lengths, config.threshold_pct)
@@ -1335,7 +1480,15 @@ def _lower_goal(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConf
     goals: dict[int, str] = {}
     for c in rec.contexts:
         if c.context_length in short:
-            reachable = next((g for g in GOALS[lowest:] if FORM_RANK[c.listing_form] <= FORM_RANK[GOAL_FORMS[g]]), None)
+            # the most demanding goal that length reaches alone, with the headroom asked: the form of its best
+            # reachable listing says which goal fits without the room, and with headroom a listing that meets
+            # that goal may not keep the room while a less demanding one does (a per-length goal was then not
+            # suggested, though one is reached)
+            reachable = next((g for g in GOALS[lowest:] if FORM_RANK[c.listing_form] <= FORM_RANK[GOAL_FORMS[g]]
+                              and recommend_for_contexts(ladder, config, [c.context_length], g,
+                                                         except_servers=rec.except_servers,
+                                                         keep_servers=rec.keep_servers,
+                                                         headroom_pct=rec.headroom_pct).reached), None)
             if reachable is None:
                 return None
             goals[c.context_length] = reachable
@@ -1625,15 +1778,17 @@ def with_core_only(rec: MultiRecommendation, ladder: Ladder, kinds: Mapping[str,
 def core_only_lines(rec: MultiRecommendation) -> list[str]:
     """One line for :attr:`MultiRecommendation.core_only`, as ``recommend`` prints it and its
     ``--yaml`` block comments it: ``only built-in tools named at 8K, 32K and 200K: the goal is met by
-    the tools of core alone (not an MCP server), and every MCP server is a summary line there; --goal
-    names or --keep SERVER lists an MCP server's tools by name``; ``[]`` when there is none."""
+    the tools of core alone (not an MCP server), and every MCP server is a summary line there; to have an MCP
+    server's tools named, ask for it with --goal names or --keep SERVER (the answer then says whether those
+    lengths can name it)``: the options ask for it, and whether a length can give it depends on the catalog
+    and the headroom, so the line does not promise it; ``[]`` when there is none. The report carries it too."""
     if not rec.core_only:
         return []
     where = _and(context_words(c) for c, _ in rec.core_only)
     servers = list(dict.fromkeys(name for _, names in rec.core_only for name in names))
     return [f"only built-in tools named at {where}: the goal is met by the tools of {_and(servers)} alone (not an MCP "
-            f"server), and every MCP server is a summary line there; --goal names or --keep SERVER lists an MCP "
-            f"server's tools by name"]
+            f"server), and every MCP server is a summary line there; to have an MCP server's tools named, ask for it "
+            f"with --goal names or --keep SERVER (the answer then says whether {'that length' if len(rec.core_only) == 1 else 'those lengths'} can name it)"]
 
 
 def no_tools_lines(rec: MultiRecommendation) -> list[str]:

@@ -31,6 +31,7 @@ from . import quantities as Q
 from ..engine.invisible import reveal, reveal_data, reveal_html, shortened
 from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
                         not_deferred_words, request_cost_lines, lowered_changes, outcome_rows, recommendation_lines, sessions_line,
+                        with_core_only,
                         verdict_line)
 from .sweep import plan_counts
 from .wording import (cap_words, counted, evaluation_share, mean_reciprocal_rank, settings_name, settings_words,
@@ -378,6 +379,8 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
                 "(<code>toolsearch report --context-lengths … --goal …</code>; in the app, the Tuning page's context "
                 "lengths and goal).</p>")
     ladder = listing_ladder(inspector.planner, config, rec.planning_tokenizer)
+    # the lengths where only built-in tools are named: the same function as recommend's and the Tuning page's
+    rec = with_core_only(rec, ladder, {s.name: s.kind for s in inspector.catalog.servers})
     sessions = any(c.called_total is not None for c in rec.contexts)
     base = compared_with if compared_with is not None else config
     lowered = lowered_changes(ladder, base, rec)
