@@ -1365,8 +1365,11 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
         unnamed.append(UnnamedServer(name, state, need, why))
     unnamed.sort(key=lambda u: (-(u.tokens_needed or 10**9), u.name))
     growth = min(c.headroom_tokens for c in contexts) if worst.listing_tokens else 0
-    per_tool = worst.listing_tokens / worst.tools_named if worst.tools_named else 0
-    tools = int(growth // per_tool) if per_tool else 0
+    # the tools counted at the lengths with that least room, at their own listing's tokens per named tool
+    # (not the worst length's: a names listing at 200K costs more per tool than a mixed one at 32K); the
+    # fewest where several share it
+    tight = [c for c in contexts if c.headroom_tokens == growth and c.tools_named] if worst.tools_named else []
+    tools = min((int(growth // (c.listing_tokens / c.tools_named)) for c in tight), default=0)
     return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools,
                    keep_forces=_keep_forces_words(rec, ladder, config, states_at),
                    lower_goal=lower.suggested if lower else "",
