@@ -1344,8 +1344,10 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
             excepted = "may collapse (an exception to the goal); " if name in rec.except_servers else ""
             # every listed length too short to name it, not the shortest alone: "more than the whole 16K
             # context; named at 1M" left 32K, where it is not named either, without a reason
-            too_short = sorted({c.context_length for c in contexts
-                                if c.context_length is not None and 0 < c.context_length < need})
+            # (only the lengths that leave it unnamed: with headroom, its need can pass a length that names it
+            # without that room, and "more than the whole context at 200K; named at 200K" contradicted itself)
+            too_short = sorted({c.context_length for c in contexts if c.context_length in unnamed_at
+                                and c.context_length is not None and 0 < c.context_length < need})
             limit = (limit_words if len(too_short) < 2 or limit_kind != "context" else
                      f"the whole context at {_and(context_words(n) for n in too_short)} "
                      f"({_and(f'{n:,}' for n in too_short)} tokens)")
