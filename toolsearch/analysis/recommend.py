@@ -1022,11 +1022,15 @@ def _unreachable_reason(need: int | None, largest: int, kind: str, words: str, h
     extra = f" (with {headroom_pct:g}% headroom)" if headroom_pct else ""
     if need is None:
         return f"no budget reaches it{extra}"
+    # past the largest listing_max_tokens too, no longer context length reaches it: "the shortest" alone read
+    # as if leaving that length out would do
+    cap_too = (f", and more than the largest listing_max_tokens ({C.LISTING_MAX_TOKENS_MAX:,} tokens), which no "
+               f"context length lifts" if kind == "context" and need > C.LISTING_MAX_TOKENS_MAX else "")
     if kind == "context" and single:  # "the shortest" would point past the other lengths of a goal per length
-        return f"it needs a budget of {need:,} tokens{extra}, more than {words}"
+        return f"it needs a budget of {need:,} tokens{extra}, more than {words}{cap_too}"
     if kind == "context":
         return (f"it needs a budget of {need:,} tokens{extra}, more than 100% of the shortest context length "
-                f"({length_in_words(largest)})")
+                f"({length_in_words(largest)}){cap_too}")
     if kind == "unknown":
         return (f"it needs a budget of {need:,} tokens{extra}; with an unknown context length the budget is at most "
                 f"{C.UNKNOWN_CONTEXT_PCT_LEG:,}")
