@@ -298,7 +298,8 @@ def test_the_servers_left_unnamed_cost_one_state_table_per_length(monkeypatch) -
     lengths = [600, 1_000, 1_200]
     rec = recommend_for_contexts(lad, parse_config({}), lengths, "names")
     assert not rec.reached and len(rec.unnamed) > n // 2
-    assert len(calls) <= 4 * len(lengths), len(calls)  # once per server and length: over 500
+    # a few per length (each length's own answer is worked out too), never once per server and length (over 500)
+    assert len(calls) <= 6 * len(lengths), len(calls)
     assert all(server.reason.startswith(f"{server.name}: naming it needs a budget of") for server in rec.unnamed)
 
 

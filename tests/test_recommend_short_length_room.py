@@ -137,3 +137,25 @@ def test_the_docs_figures_of_the_short_length_rule(team) -> None:
     text = " ".join((ROOT / "docs" / "tuning.md").read_text(encoding="utf-8").split())
     assert ("with `--goal listed` at 8K and 200 % headroom, that is the names listing with 148 % kept, not one server "
             "named with 38 %.") in text
+
+
+def test_a_goal_that_fits_no_length_still_names_at_each_length_what_it_alone_names() -> None:
+    # every tool in full (81,251 tokens) fits none of the lengths: the answer gave every length the
+    # shortest length's listing (a summary line, 0 of 1 named), though 200K and 1M name cloudflare alone,
+    # and --goal names, a weaker goal, named it there
+    inspector = inspector_of([ROOT / "sample_catalogs" / "cloudflare-flat.yaml"])
+    ladder = listing_ladder(inspector.planner, parse_config({}), "chars4")
+    lengths = [8_000, 32_000, 200_000, 1_000_000]
+    for goal in ("full", "names"):
+        rec = recommend_for_contexts(ladder, parse_config({}), lengths, goal)
+        assert not rec.reached
+        _exact(inspector, rec)
+        for c in rec.contexts:
+            alone = recommend_for_contexts(ladder, parse_config({}), [c.context_length], goal).contexts[0]
+            assert ladder.counts_of(ladder.step_at(c.budget)).servers_named >= \
+                ladder.counts_of(ladder.step_at(alone.budget)).servers_named, (goal, c.context_length)
+        assert [c.listing_form for c in rec.contexts][2:] == ["names", "names"], goal
+    done = run_cli("recommend", str(ROOT / "sample_catalogs" / "cloudflare-flat.yaml"), "--context-lengths",
+                   "8k,32k,200k,1m", "--goal", "full")
+    assert done.returncode == 1, done.stderr
+    assert "named at 200K and 1M" in done.stdout, done.stdout

@@ -1254,10 +1254,11 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     # reachable, and the answer lists no less than the goal asks there (with less room than asked)
     plain = [b for b, step in zip(_chosen_budgets(ladder, 0), ladder.steps) if b is not None and meets(step)]
     plain_budget = min(plain) if plain else None
-    if len(lengths) > 1 and plain_budget is not None and any(plain_budget <= _largest_budget([c])[0] for c in lengths):
-        # Too short a length keeps the goal out of reach, but some length fits it: the best reachable
-        # setting keeps the goal there (with its room where that fits) and gives each other length its
-        # own best reachable listing, so a length where the goal fits never lists less than the goal asks.
+    if len(lengths) > 1:
+        # Too short a length keeps the goal out of reach: the best reachable setting keeps the goal where it
+        # fits (with its room where that fits) and gives each other length its own best reachable listing,
+        # so a length where the goal fits never lists less than the goal asks, and a longer length where it
+        # fits nowhere still names what it can (not only what the shortest length can).
         alone, budgets = each_alone(lambda c: goal)
         if all(b is not None for b in budgets):
             _, _, need = settings_for([b for b in budgets if b is not None])
