@@ -159,3 +159,13 @@ def test_a_goal_that_fits_no_length_still_names_at_each_length_what_it_alone_nam
                    "8k,32k,200k,1m", "--goal", "full")
     assert done.returncode == 1, done.stderr
     assert "named at 200K and 1M" in done.stdout, done.stdout
+
+
+def test_the_least_room_is_named_where_it_is_when_the_growth_words_name_another_length() -> None:
+    # 32K keeps 544% (8,109 tokens), 200K and 1M 29% (13,759 tokens): the share and the tokens are least
+    # at different lengths, and "50% asked, 29% kept · absorbs 8,109 tokens … at 32K" read as 32K's
+    catalogs = [str(TEAM), str(ROOT / "sample_catalogs" / "cloudflare-flat.yaml")]
+    done = run_cli("recommend", *catalogs, "--context-lengths", "32k,200k,1m", "--goal", "names", "--headroom", "50")
+    line = next(x for x in done.stdout.splitlines() if x.startswith("headroom: "))
+    assert line.startswith("headroom: 50% asked, 29% kept at 200K and 1M · absorbs 8,109 tokens"), line
+    assert line.endswith("at 32K before the listing changes"), line

@@ -497,11 +497,22 @@ class MultiRecommendation:
     def headroom_words(self) -> str:
         """The headroom the growth line leads with: the headroom asked (``"10%"``), and, when the
         settings keep less room than that (:attr:`headroom_kept_pct`), the room they keep where it is
-        least (the growth words that follow say where): ``"1000% asked, 148% kept"``, so the line does
+        least (the growth words that follow say where, or these name it when that is another length:
+        ``"50% asked, 29% kept at 200K and 1M"``): ``"1000% asked, 148% kept"``, so the line does
         not claim room it lacks."""
         asked = f"{self.headroom_pct:g}%"
         kept = self.headroom_kept_pct
-        return asked if kept is None else f"{asked} asked, {kept:,}% kept"
+        if kept is None:
+            return asked
+        # the least room as a share and the least room in tokens (the growth words) can be at different
+        # lengths (a short listing with a small budget, a long one near the cap): then each names its own
+        least = sorted({c.context_length for c in self.contexts if _short_of_room(c, self.headroom_pct)
+                        and c.headroom_tokens * 100 // c.listing_tokens == kept}, key=lambda n: (n is None, n or 0))
+        fewest = min(c.headroom_tokens for c in self.contexts)
+        tight = sorted({c.context_length for c in self.contexts if c.headroom_tokens == fewest},
+                       key=lambda n: (n is None, n or 0))
+        where = "" if least == tight else " at " + _and(_length_word(n) for n in least)
+        return f"{asked} asked, {kept:,}% kept{where}"
 
     @property
     def growth_words(self) -> str:
