@@ -169,3 +169,20 @@ def test_the_least_room_is_named_where_it_is_when_the_growth_words_name_another_
     line = next(x for x in done.stdout.splitlines() if x.startswith("headroom: "))
     assert line.startswith("headroom: 50% asked, 29% kept at 200K and 1M · absorbs 8,109 tokens"), line
     assert line.endswith("at 32K before the listing changes"), line
+
+
+def test_a_kept_server_named_at_longer_lengths_is_not_called_unnameable_under_headroom() -> None:
+    # with 500% headroom its need (the full listing's budget six times over) passes every length, and the
+    # line said "no listed length can name it, so stop keeping it named" beside "named at 16K … 2M"
+    samples = ROOT / "sample_catalogs"
+    catalogs = [str(samples / f) for f in ("team-workspace.yaml", "cloudflare-flat.yaml", "unreal-editor.yaml",
+                                           "five-servers.yaml")]
+    args = ["--context-lengths", "4k,8k,16k,32k,128k,200k,1m,2m", "--goal", "full", "--keep", "unreal"]
+    lines = {}
+    for headroom in ("0", "500"):
+        done = run_cli("recommend", *catalogs, *args, "--headroom", headroom)
+        lines[headroom] = next(x for x in done.stdout.splitlines() if x.startswith("not named: unreal:"))
+    for line in lines.values():
+        assert "no listed length can name it" not in line, line
+        assert line.endswith("which no setting does at 4K and 8K, whatever the goal there: leave 4K and 8K out of "
+                             "the context lengths, or stop keeping it named"), line

@@ -1326,6 +1326,15 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
         before.append(low)
         if budget is not None and (low is None or budget < low):
             low = budget
+    # the same without the headroom: what a length can name at all (with the headroom, a server's need can
+    # pass every length that names it with less room, and "no listed length can name it" was said of one
+    # named at 16K and longer)
+    plain_before: list[int | None] = []
+    plain_low: int | None = None
+    for budget in (_chosen_budgets(ladder, 0) if rec.headroom_pct else chosen):
+        plain_before.append(plain_low)
+        if budget is not None and (plain_low is None or budget < plain_low):
+            plain_low = budget
     # every length's states once: per server and length, they made the loop below grow with the
     # square of the servers
     states_at = {c.context_length: ladder.states_of(ladder.step_at(c.budget)) for c in contexts}
@@ -1372,8 +1381,10 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
             if named_at and lower is not None:  # what keeps its lengths' goal and names it where it fits
                 why += f"; {_lower_goal_words(lower)}"
             if name in rec.keep_servers:  # the goal asks for it named: say what would
-                why += _kept_words(rec, name, need)
-                blocked.append((name, need))
+                plain = plain_before[at] if at is not None else plain_low
+                can = plain if plain is not None else need
+                why += _kept_words(rec, name, can)
+                blocked.append((name, can))
         elif name in rec.except_servers:
             only = f"; collapsed at {where} only, named at {named_words}" if named_at else ""
             why = (f"{name}: may collapse (an exception to the goal){only}; naming it needs a budget of {need:,} "
@@ -1447,9 +1458,10 @@ def keep_forces_lines(rec: MultiRecommendation | Any) -> list[str]:
 
 def _kept_words(rec: MultiRecommendation, name: str, need: int) -> str:
     """For a server the goal keeps named (``keep_servers``) that a budget of ``need`` tokens would
-    name but some listed length cannot give: what would reach the goal for it, after the reason.
-    The lengths too short for it are left out of the context lengths (when a longer one can name
-    it), or the server is no longer kept."""
+    name (without headroom: a length that names it with less room than asked can name it) but some
+    listed length cannot give: what would reach the goal for it, after the reason. The lengths too
+    short for it are left out of the context lengths (when a longer one can name it), or the server
+    is no longer kept."""
     return f"; it is kept named, {_kept_block(rec, name, need)}"
 
 
