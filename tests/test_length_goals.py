@@ -280,3 +280,19 @@ def test_budget_needed_is_the_budget_the_settings_were_chosen_for():
     assert not two.one_budget
     assert f"budget needed: {two.budget_words} (with 20% headroom)" in text.stdout.splitlines()
     assert [c.budget >= b for c, b in zip(two.contexts, two.length_budgets)] == [True, True]
+
+
+def test_a_goal_run_into_a_length_goal_asks_for_commas() -> None:
+    # 'names;1m=full' was read as the length 'names;1m' ("expected a positive number of tokens")
+    for text, fixed in (("names;1m=full", "names,1m=full"), ("full 200k=names", "full,200k=names")):
+        with pytest.raises(argparse.ArgumentTypeError) as caught:
+            goal_argument(text)
+        assert str(caught.value) == (f"'{text}': expected LENGTH=GOAL such as 200k=full, got a goal "
+                                     f"('{text.split(';')[0].split()[0]}') in the length; separate the items "
+                                     f"with commas ('{fixed}')"), caught.value
+    with pytest.raises(argparse.ArgumentTypeError, match="expected a positive number of tokens"):
+        goal_argument("abc=full")  # no goal in it: the length's own error
+    done = run_cli("recommend", str(Path(__file__).resolve().parent.parent / "sample_catalogs" / "five-servers.yaml"),
+                   "--goal", "names;1m=full")
+    assert done.returncode == 2 and "separate the items with commas ('names,1m=full')" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

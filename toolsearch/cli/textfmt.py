@@ -495,6 +495,13 @@ def goal_argument(text: str, empty_items: bool = False) -> GoalArgument:
         try:
             length = parse_context_length(length_text.strip())
         except argparse.ArgumentTypeError as exc:
+            # 'names;1m=full', 'names 1m=full': a goal and LENGTH=GOAL run together read as one length
+            joined = next((g for g in GOALS if re.search(rf"(?i)(?<![a-z]){g}(?![a-z])", length_text)), None)
+            if joined is not None:
+                commas = re.sub(r"[;|\s]+", ",", part)
+                raise argparse.ArgumentTypeError(
+                    f"{quoted(part)}: expected LENGTH=GOAL such as 200k=full, got a goal ('{joined}') in the length; "
+                    f"separate the items with commas ({quoted(commas)})") from None
             raise argparse.ArgumentTypeError(f"{quoted(part)}: {exc}") from None
         if length in by_length:
             raise argparse.ArgumentTypeError(f"{quoted(part)}: {quoted(first[length])} already gives that length a goal")
