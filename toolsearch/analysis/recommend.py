@@ -77,8 +77,8 @@ def length_goals_for(goal: str, length_goals: Mapping[int | None, str] | None,
     lengths = list(context_lengths)
     stray = [c for c in (length_goals or {}) if c not in lengths]
     if stray:
-        raise ValueError(f"a goal is given for {', '.join(context_words(c) for c in stray)}, which is not among "
-                         f"the context lengths ({', '.join(context_words(c) for c in lengths)})")
+        raise ValueError(f"a goal is given for {', '.join(length_label(c) for c in stray)}, which is not among "
+                         f"the context lengths ({', '.join(length_label(c) for c in lengths)})")
     return tuple((c, length_goals[c]) for c in lengths if length_goals and c in length_goals
                  and length_goals[c] != goal)
 
@@ -1190,7 +1190,7 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
                 short = next((o for o in outs if _short_of_room(o, headroom_pct)), outs[0])
                 reached, reason = False, (
                     f"no setting keeps {headroom_pct:g}% headroom at every length: the smallest that gives each "
-                    f"length its goal gives {context_words(short.context_length)} a {short.listing_tokens:,}-token "
+                    f"length its goal gives {length_label(short.context_length)} a {short.listing_tokens:,}-token "
                     f"listing in a budget of {short.budget:,} tokens, less than {headroom_pct:g}% above it")
             else:
                 if found[:2] != (pct, cap):
@@ -1341,6 +1341,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     # the per-length goal that reaches where one goal for every length cannot: one for the whole answer
     lower = _lower_goal(rec, ladder, config)
     unnamed = []
+    lowered_here: set[str] = set()  # unnamed servers the per-length goal names where it fits
     blocked: list[tuple[str, int]] = []  # kept servers no setting names at some length, with their need
     for name, state in states.items():
         if state in ("full", "names") or rec.inactive:  # tier 0: every schema is sent, no listing to name it
@@ -1352,13 +1353,13 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
         unnamed_at = [c.context_length for c in contexts
                       if states_at[c.context_length].get(name) not in ("full", "names")]
         where = ("every listed length" if len(unnamed_at) == len(contexts) > 1
-                 else _and(context_words(c) for c in unnamed_at))
+                 else _and(length_label(c) for c in unnamed_at))
         extra = f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct and need is not None else ""
         # a longer length may name it (its own goal, or a larger budget): where the words do not
         # say where it is unnamed, say where it is named, or the line reads as if no length named
         # it beside a row that does
         named_at = [c.context_length for c in contexts if c.context_length not in unnamed_at]
-        named_words = _and(context_words(c) for c in named_at) if named_at else ""
+        named_words = _and(length_label(c) for c in named_at) if named_at else ""
         if rec.reason == LISTING_OFF_REASON:  # not a matter of budget: say why, not "no budget names it"
             why = f"{name}: {LISTING_OFF_REASON}"
         elif need is None:
@@ -1374,12 +1375,12 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
             too_short = sorted({c.context_length for c in contexts if c.context_length in unnamed_at
                                 and c.context_length is not None and 0 < c.context_length < need})
             limit = (limit_words if len(too_short) < 2 or limit_kind != "context" else
-                     f"the whole context at {_and(context_words(n) for n in too_short)} "
+                     f"the whole context at {_and(length_label(n) for n in too_short)} "
                      f"({_and(f'{n:,}' for n in too_short)} tokens)")
             why = f"{name}: {excepted}naming it needs a budget of {need:,} tokens{extra}, more than {limit}"
             why += f"; named at {named_words}" if named_at else ""
             if named_at and lower is not None:  # what keeps its lengths' goal and names it where it fits
-                why += f"; {_lower_goal_words(lower)}"
+                lowered_here.add(name)  # said on the first such line only (below)
             if name in rec.keep_servers:  # the goal asks for it named: say what would
                 plain = plain_before[at] if at is not None else plain_low
                 can = plain if plain is not None else need
@@ -1393,6 +1394,15 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
             why = f"{name}: the goal allows a summary line at {where}; naming it needs a budget of {need:,} tokens{extra}"
         unnamed.append(UnnamedServer(name, state, need, why))
     unnamed.sort(key=lambda u: (-(u.tokens_needed or 10**9), u.name))
+    # the per-length goal once, on the first line it answers: on every such line, eight servers unnamed at a
+    # short length repeated the same long suggestion eight times
+    first = next((i for i, u in enumerate(unnamed) if u.name in lowered_here), None)
+    if first is not None and lower is not None:
+        u = unnamed[first]
+        kept_at = u.reason.find("; it is kept named,")  # the per-length goal comes before the kept words
+        words = f"; {_lower_goal_words(lower)}"
+        reason = u.reason + words if kept_at < 0 else u.reason[:kept_at] + words + u.reason[kept_at:]
+        unnamed[first] = replace(u, reason=reason)
     growth = min(c.headroom_tokens for c in contexts) if worst.listing_tokens else 0
     # the tools counted at the lengths with that least room, at their own listing's tokens per named tool
     # (not the worst length's: a names listing at 200K costs more per tool than a mixed one at 32K); the
@@ -1527,8 +1537,7 @@ def _lower_goal(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConf
             goals[c.context_length] = reachable
     keys = []
     for n, g in sorted(goals.items()):
-        key = context_words(n).lower()
-        keys.append(f"{key if ',' not in key else n}={g}")  # 12,345 would split the goal list
+        keys.append(f"{length_arg(n)}={g}")  # as --goal takes it: 32k=names, 200=listed, unknown=any
     items = ",".join(keys)
     alternative = recommend_for_contexts(
         ladder, config, [c.context_length for c in rec.contexts], rec.goal, except_servers=rec.except_servers,
@@ -1546,8 +1555,8 @@ def _lower_goal_words(lower: _LowerGoal) -> str:
     ``a goal of its own for 3K keeps the goal at 200K (3k=names; on the command line --goal
     full,3k=names); that goal takes threshold_pct 49.1%, …``."""
     own = "a goal of its own" if len(lower.short) == 1 else "a goal of their own"
-    return (f"{own} for {_and(context_words(n) for n in lower.short)} keeps the goal at "
-            f"{_and(context_words(c) for c in lower.fits)} ({lower.items.replace(',', ', ')}; on the command line "
+    return (f"{own} for {_and(length_label(n) for n in lower.short)} keeps the goal at "
+            f"{_and(length_label(c) for c in lower.fits)} ({lower.items.replace(',', ', ')}; on the command line "
             f"--goal {lower.suggested}); {lower.cost}")
 
 
@@ -1713,9 +1722,9 @@ class KeepingGoal:
     def words(self, settings: str = "current") -> str:
         """In words, as the ``lists less`` line ends: ``--goal names,200k=full,1m=full keeps what the
         default settings list at 200K and 1M; that goal takes threshold_pct 5.1%, …``."""
-        rest = f" (not at {_and(context_words(c) for c in self.still_lower)})" if self.still_lower else ""
+        rest = f" (not at {_and(length_label(c) for c in self.still_lower)})" if self.still_lower else ""
         return (f"--goal {self.goal} keeps what the {settings} settings list at "
-                f"{_and(context_words(c) for c in self.lengths)}{rest}; {self.cost}")
+                f"{_and(length_label(c) for c in self.lengths)}{rest}; {self.cost}")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: ``goal``, ``context_lengths``, ``still_lower``, ``threshold_pct``,
@@ -1785,8 +1794,8 @@ def more_headroom_words(headroom: int | None, where: str = "at every length") ->
 def lowered_where(lowered: Sequence[tuple[int | None, str]]) -> str:
     """The lengths of :func:`lowered_changes` with their changes, as ``recommend`` and the Tuning
     page write them: ``200K (lower form: full → names), 1M (lower form: full → names)`` (each length
-    as :func:`context_words` writes it)."""
-    return ", ".join(f"{context_words(c)} ({change})" for c, change in lowered)
+    as :func:`~toolsearch.analysis.quantities.length_label` writes it: ``200 tokens``, not ``200``)."""
+    return ", ".join(f"{length_label(c)} ({change})" for c, change in lowered)
 
 
 def with_core_only(rec: MultiRecommendation, ladder: Ladder, kinds: Mapping[str, str]) -> MultiRecommendation:
@@ -1817,7 +1826,7 @@ def core_only_lines(rec: MultiRecommendation) -> list[str]:
     and the headroom, so the line does not promise it; ``[]`` when there is none. The report carries it too."""
     if not rec.core_only:
         return []
-    where = _and(context_words(c) for c, _ in rec.core_only)
+    where = _and(length_label(c) for c, _ in rec.core_only)
     servers = list(dict.fromkeys(name for _, names in rec.core_only for name in names))
     return [f"only built-in tools named at {where}: the goal is met by the tools of {_and(servers)} alone (not an MCP "
             f"server), and every MCP server is a summary line there; to have an MCP server's tools named, ask for it "
@@ -1850,7 +1859,7 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
     :func:`lowered_changes`, not empty), in one line, as ``recommend`` prints it and its
     ``--yaml`` block comments it: ``lists less than the default settings (threshold_pct 5%,
     listing_max_tokens 4,000) at 1M (full → names) · it is the best reachable setting``, each
-    length as :func:`context_words` writes it (as the block's ``# at 32K:`` lines)
+    length as :func:`~toolsearch.analysis.quantities.length_label` writes it (as the block's ``# at 32K:`` lines)
     (``the current settings`` when ``config`` is not the defaults: a reader with no config yet
     would not know which settings are "current"). With ``ladder`` (the one ``rec`` was read off)
     and ``rec`` reached, it ends with the headroom that lists as much (:func:`more_headroom_clause`
@@ -1942,7 +1951,7 @@ def beyond_goal_line(rec: MultiRecommendation) -> str:
     beyond = more_than_goal(rec)
     if not beyond:
         return ""
-    return ("more than the goal asks at " + ", ".join(f"{context_words(c.context_length)} ({listed(c)})" for c in beyond)
+    return ("more than the goal asks at " + ", ".join(f"{length_label(c.context_length)} ({listed(c)})" for c in beyond)
             + ": one threshold_pct and one listing_max_tokens serve every length, and the budget never shrinks as "
               "the context length grows")
 
@@ -2132,7 +2141,7 @@ def shorter_length_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
     lines = []
     for s in rec.shorter_lengths:
         o = s.outcome
-        line = (f"the sessions also ran at {context_words(o.context_length)} ({counted(s.sessions, 'session')}), "
+        line = (f"the sessions also ran at {length_label(o.context_length)} ({counted(s.sessions, 'session')}), "
                 f"shorter than every listed context length: there these settings give {o.outcome} "
                 f"within a budget of {o.budget:,} tokens")
         if s.called_not_named:
