@@ -35,8 +35,8 @@ def test_nothing_listable_at_the_shortest_length_is_said_so():
                         "every other length its best form."), box
     metrics = {}
     box = _box({"lengths": "32k, 200k, 1m", "with": "cloudflare-flat"}, metrics)  # the usual case keeps its words
-    assert box.endswith("(9 of 10) with the goal kept at 200K and 1M, where it fits, and the fewest listing "
-                        "tokens."), box
+    assert box.endswith("9 of 10 servers at 32K, with the goal kept at 200K and 1M, where it fits, and the fewest "
+                        "listing tokens."), box
     # Out of reach, the budget metric is the best reachable setting's: the largest of its lengths' budgets
     # (46,241 tokens at 200K and 1M, where the goal is kept; the cap it needs)
     assert "it needs a budget of 46,241 tokens" in box

@@ -65,3 +65,15 @@ def test_the_not_reachable_reason_writes_the_shortest_length_compact() -> None:
     at = _tuning({"catalog": "cloudflare-flat", "lengths": "32k,200k,1m", "goal": "full"})
     errors = [e.value for e in at.error]
     assert any(e.startswith(f"Not reachable at every listed context length: {reason}.") for e in errors), errors
+
+
+def test_the_not_reachable_box_says_where_the_fewest_are_named_as_recommend_does() -> None:
+    # every tool in full fits no length; 200K and 1M name cloudflare, 8K and 32K cannot: the box said "the
+    # most servers that can be named at every length (0 of 1)", as if no length named it
+    lengths = "8k,32k,200k,1m"
+    done = run_cli("recommend", str(SAMPLES / "cloudflare-flat.yaml"), "--context-lengths", lengths, "--goal", "full")
+    line = next(x for x in done.stdout.splitlines() if x.startswith("best reachable setting ("))
+    assert line.startswith("best reachable setting (0 of 1 servers named at 8K and 32K, "), line
+    at = _tuning({"catalog": "cloudflare-flat", "lengths": lengths, "goal": "full"})
+    boxes = [e.value for e in at.error if e.value.startswith("Not reachable")]
+    assert len(boxes) == 1 and "The values above name 0 of 1 servers at 8K and 32K, with " in boxes[0], boxes

@@ -1967,7 +1967,7 @@ def lower_goal_lines(rec: MultiRecommendation) -> list[str]:
     return [f"per-length goal: {rec.lower_goal_words}"]
 
 
-def _worst_words(rec: MultiRecommendation) -> str:
+def worst_words(rec: MultiRecommendation) -> str:
     """Where the best reachable setting's fewest servers are named: ``every length`` when every listed
     length names as many, else the lengths that name that few (``1K``), or the one listed length."""
     if len(rec.contexts) == 1:
@@ -2013,7 +2013,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
         lines += [f"not reachable at {lengths_scope_words(rec)}: {rec.reason}"
                   + (f"; {LISTING_OFF_ACTION}" if rec.reason == LISTING_OFF_REASON else ""),
                   f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at "
-                  f"{_worst_words(rec)}, {rec.fallback_words}): {settings_words(rec.threshold_pct, rec.listing_max_tokens)}"]
+                  f"{worst_words(rec)}, {rec.fallback_words}): {settings_words(rec.threshold_pct, rec.listing_max_tokens)}"]
         lines += lower_goal_lines(rec)
     action = headroom_action_words(rec, surface)
     lines.append(f"headroom: {rec.headroom_words} · {rec.growth_words}" + (f" · {action}" if action else ""))

@@ -22,7 +22,7 @@ from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, request_cost_lines, shorter_length_lines, export_block, keep_called_lines,
                                            keep_forces_lines, frontier, headroom_action_words, headroom_listing_as_much, large_share_lines, more_headroom_clause,
                                            lowered_changes, lowered_servers, lowered_where, every_length_words, no_tools_lines,
-                                           lower_goal_lines, core_only_lines, keeping_goal,
+                                           lower_goal_lines, core_only_lines, keeping_goal, worst_words,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
                                            verdict_line, lengths_scope_words, MultiRecommendation)
 from toolsearch.analysis.report import tier_and_form
@@ -477,8 +477,10 @@ if common.require_catalog(v):
         if multi.cap_floor_words:  # the two metrics above differ: say why, in the words of toolsearch recommend
             st.caption(common.md_escape(multi.cap_floor_words + "."))
         if not multi.reached:
-            st.error(f"Not reachable at {lengths_scope_words(multi)}: {multi.reason}. The values above name the most "
-                     f"servers that can be named {lengths_words} ({worst.servers_named:,} of {worst.servers_total:,}) with "
+            # where the fewest are named, as recommend's "best reachable setting (…)" line says it: a longer length
+            # can name more than the shortest, and "at every length (0 of 1)" read as if none named more
+            st.error(f"Not reachable at {lengths_scope_words(multi)}: {multi.reason}. The values above name "
+                     f"{worst.servers_named:,} of {worst.servers_total:,} servers at {worst_words(multi)}, with "
                      f"{multi.fallback_words}.", icon=":material/block:")
         if multi.unnamed:
             # the reasons name servers: catalog text, invisible characters shown as markers as in the block
