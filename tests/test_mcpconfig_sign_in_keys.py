@@ -14,7 +14,7 @@ WORDS = ("not applied (toolsearch does not sign in with OAuth; give a token in '
 
 def test_sign_in_keys_are_named_as_not_applied() -> None:
     text = ('{"mcpServers": {"a": {"type": "http", "url": "http://127.0.0.1:9/mcp", "oauth": {"clientId": "c", '
-            '"clientSecret": "s3cr3t-client-value"}}, "b": {"url": "http://127.0.0.1:9/mcp", '
+            '"clientSecret": "s3cr3t-client-value"}}, "b": {"type": "http", "url": "http://127.0.0.1:9/mcp", '
             '"authProviderType": "google_credentials"}, "c": {"command": "ok-mcp", "auth": {"CLIENT_ID": "x"}}, '
             '"d": {"command": "plain-mcp"}}}')
     parsed = parse_config_text(text, "mcp.json")

@@ -2420,7 +2420,8 @@ def read_source(path: str | Path) -> tuple[str, Any]:
     """
     from ..engine.catalog import _parse_text, catalog_from_data, read_source_text  # noqa: PLC0415
     from ..engine.errors import CatalogError  # noqa: PLC0415
-    from .mcpconfig import config_kind, is_mcp_config, misplaced_vscode_config, parse_config_data  # noqa: PLC0415
+    from .mcpconfig import (config_kind, gemini_settings_path, is_mcp_config, misplaced_vscode_config,  # noqa: PLC0415
+                            parse_config_data)
 
     path = Path(path)
     data = _parse_text(read_source_text(path), str(path))  # within the reading limits (size, aliases, depth)
@@ -2429,7 +2430,8 @@ def read_source(path: str | Path) -> tuple[str, Any]:
             problem = misplaced_vscode_config(config_kind(data), path)
             if problem:  # a YAML "catalog" mapping server names to commands: refused before anything starts
                 raise CatalogError(problem)
-            return "config", parse_config_data(data, str(path), base_dir=path.parent)
+            return "config", parse_config_data(data, str(path), base_dir=path.parent,
+                                               gemini_file=gemini_settings_path(path.absolute()))
         return "catalog", catalog_from_data(data, str(path))
     except RecursionError:
         raise CatalogError(f"{path}: top level: nested too deeply (or recursive) to read") from None

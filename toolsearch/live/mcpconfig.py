@@ -40,7 +40,7 @@ import os
 import re
 import shlex
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower (once per value read)
 from typing import Any, Callable, Iterable
 from urllib.parse import urlsplit
@@ -1225,7 +1225,33 @@ def _url_keys_warning(raw: Mapping[str, Any], kind: str, where: str) -> str | No
     return f"{where}: has {' and '.join(keys)}; {keys[0]} is read, the others are ignored"
 
 
-def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str]) -> str:
+#: Keys of a ``mcpServers`` entry that only Gemini CLI writes: a file with one of them is read as a
+#: Gemini CLI settings file (:func:`gemini_settings`).
+GEMINI_ENTRY_KEYS = ("httpUrl", "includeTools", "excludeTools", "authProviderType")
+
+
+def gemini_settings_path(path: str | PurePath) -> bool:
+    """Whether ``path`` is a Gemini CLI settings file: ``settings.json`` in a ``.gemini`` folder
+    (the user's ``~/.gemini/settings.json`` or a project's). Reads nothing from disk."""
+    path = PurePath(str(path).replace("\\", "/"))
+    return path.name == "settings.json" and path.parent.name == ".gemini"
+
+
+def gemini_settings(origin: str, data: Any) -> bool:
+    """Whether the parsed config ``data`` read from ``origin`` is a Gemini CLI settings file, whose
+    ``url`` without a ``type`` is an SSE endpoint (docs/reference.md §29.9): ``origin`` is
+    ``.gemini/settings.json`` (:func:`gemini_settings_path`), or an entry of its ``mcpServers`` has
+    a key of :data:`GEMINI_ENTRY_KEYS`. Never raises."""
+    if gemini_settings_path(origin):
+        return True
+    block = data.get("mcpServers") if isinstance(data, Mapping) else None
+    if not isinstance(block, Mapping):
+        return False
+    return any(isinstance(entry, Mapping) and any(entry.get(key) is not None for key in GEMINI_ENTRY_KEYS)
+               for entry in block.values())
+
+
+def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str], url_is_sse: bool = False) -> str:
     key = url_key(raw, kind)
     has_url = raw.get(key) is not None
     has_command = raw.get("command") is not None
@@ -1245,8 +1271,13 @@ def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str
             raise ConfigError(f"{where}.type: expected stdio, http or sse, got {_got(declared)}")
         return transport
     if has_url:
+        sse = url_is_sse and key == "url"  # Gemini CLI: `url` is SSE, `httpUrl` Streamable HTTP
         if has_command:
-            warnings.append(f"{where}: has both {key} and command; {key} wins (HTTP)")
+            warnings.append(f"{where}: has both {key} and command; {key} wins ({'SSE' if sse else 'HTTP'})")
+        if sse:
+            warnings.append(f"{where}.url: read as SSE, as Gemini CLI reads 'url' in its settings "
+                            "(give \"type\": \"http\", or use 'httpUrl', for Streamable HTTP)")
+            return "sse"
         return "http"
     return "stdio"
 
@@ -1254,7 +1285,7 @@ def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str
 def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping[str, str] | None = None,
                  workspace: str | Path | None = None, base_dir: str | Path | None = None,
                  warnings: list[str] | None = None, env_files: bool = True,
-                 context: Mapping[str, str] | None = None) -> ServerSpec:
+                 context: Mapping[str, str] | None = None, url_is_sse: bool = False) -> ServerSpec:
     """One server entry → :class:`ServerSpec`.
 
     Args:
@@ -1271,6 +1302,8 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
             warning (the app does so for a browser on another machine).
         context: :func:`context_values` of ``workspace``, when the caller has them (a file of
             many entries computes them once).
+        url_is_sse: a ``url`` without a ``type`` is an SSE endpoint, as in a Gemini CLI settings
+            file (:func:`gemini_settings`); else Streamable HTTP.
 
     Raises:
         ConfigError: the entry is not a mapping, has neither ``command`` nor ``url``, or a key
@@ -1281,7 +1314,8 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
     secrets: list[str] = []
     found: list[str] = []
     try:
-        return _parse_server(name, raw, kind, where, environ, workspace, base_dir, found, secrets, env_files, context)
+        return _parse_server(name, raw, kind, where, environ, workspace, base_dir, found, secrets, env_files, context,
+                             url_is_sse)
     except ConfigError as exc:
         secrets.extend(_written_secrets(raw))
         error = ConfigError(scrub_text(str(exc), secret_list(secrets)))
@@ -1347,7 +1381,8 @@ def _url_notes(parts: Iterable[tuple[str, str, Any]], values: list[str]) -> list
 
 def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[str, str] | None,
                   workspace: str | Path | None, base_dir: str | Path | None, warnings: list[str],
-                  secrets: list[str], env_files: bool = True, context: Mapping[str, str] | None = None) -> ServerSpec:
+                  secrets: list[str], env_files: bool = True, context: Mapping[str, str] | None = None,
+                  url_is_sse: bool = False) -> ServerSpec:
     """:func:`parse_server` without the scrubbing; ``secrets`` collects the entry's secret values
     as they become known."""
     if not isinstance(raw, Mapping):
@@ -1382,7 +1417,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         disabled, _ = parse_bool_like(entry.get("disabled"), default=False)
         enabled = enabled and not disabled
 
-    transport = _transport(entry, kind, where, warnings)
+    transport = _transport(entry, kind, where, warnings, url_is_sse)
     display: dict[str, Any] = {}
     preview: dict[str, Any] = {}
     command = None
@@ -1624,7 +1659,7 @@ class _FileProblems:
 
 def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | None = None,
                       workspace: str | Path | None = None, base_dir: str | Path | None = None,
-                      env_files: bool = True) -> McpConfig:
+                      env_files: bool = True, gemini_file: bool = False) -> McpConfig:
     """Parsed YAML/JSON of an MCP client config → :class:`McpConfig`.
 
     A bad entry (not a mapping, neither ``command`` nor ``url``, a URL that is not http(s), a
@@ -1632,6 +1667,8 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
     :attr:`ServerSpec.invalid` set to the reason (which names ``origin`` and the place, e.g.
     ``.mcp.json: mcpServers.github.args[1]: …``); connecting reports it as a failed server.
     ``env_files=False`` leaves every ``envFile`` unread, with a warning (see :func:`parse_server`).
+    A Gemini CLI settings file (``gemini_file``, or :func:`gemini_settings` of ``origin`` and
+    ``data``) reads a ``url`` without a ``type`` as SSE, as Gemini CLI does (docs/reference.md §29.9).
 
     A file's problems (warnings and broken entries, in file order) follow the rule of catalog
     files: the first :data:`~toolsearch.engine.catalog.MAX_NAMED_PROBLEMS` are named, the rest
@@ -1656,6 +1693,7 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
                         "nothing to connect")
     problems = _FileProblems(origin, warnings)
     context = context_values(workspace)  # once for the file, not per entry
+    url_is_sse = kind == "mcpServers" and (gemini_file or gemini_settings(origin, data))
     specs = []
     for name, raw in (block or {}).items():
         where = f"{origin}: {kind}.{name}"
@@ -1665,7 +1703,8 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
                          "(YAML reads on/off/yes/no as booleans); quote it to keep the name")
         try:
             spec = parse_server(str(name), raw, kind, where, environ=environ, workspace=workspace,
-                                base_dir=base_dir, warnings=found, env_files=env_files, context=context)
+                                base_dir=base_dir, warnings=found, env_files=env_files, context=context,
+                                url_is_sse=url_is_sse)
             problems.warn(found)
         except ConfigError as exc:
             problems.warn(found)
@@ -1734,6 +1773,7 @@ def load_mcp_config(path: str | Path, **kwargs: Any) -> McpConfig:
     path = Path(path)
     text = readers.read_text(path, ConfigError)
     kwargs.setdefault("base_dir", path.parent)
+    kwargs.setdefault("gemini_file", gemini_settings_path(path.absolute()))  # `settings.json` read from in ~/.gemini
     config = parse_config_text(text, str(path), **kwargs)
     problem = misplaced_vscode_config(config.kind, path)
     if problem:
