@@ -494,6 +494,19 @@ class MultiRecommendation:
         return min(c.headroom_tokens * 100 // c.listing_tokens for c in short) if short else None
 
     @property
+    def headroom_least_at(self) -> tuple[int | None, ...]:
+        """The listed lengths (tokens, ``None`` = unknown; shortest first) where the settings keep the
+        headroom :attr:`headroom_kept_pct` gives, the least kept share; ``()`` when the headroom asked is
+        kept. :attr:`headroom_words` (or the growth words after them) names these lengths; ``--json``
+        gives them as ``headroom_least_at``."""
+        kept = self.headroom_kept_pct
+        if kept is None:
+            return ()
+        return tuple(sorted({c.context_length for c in self.contexts if _short_of_room(c, self.headroom_pct)
+                             and c.headroom_tokens * 100 // c.listing_tokens == kept},
+                            key=lambda n: (n is None, n or 0)))
+
+    @property
     def headroom_words(self) -> str:
         """The headroom the growth line leads with: the headroom asked (``"10%"``), and, when the
         settings keep less room than that (:attr:`headroom_kept_pct`), the room they keep where it is
@@ -506,8 +519,7 @@ class MultiRecommendation:
             return asked
         # the least room as a share and the least room in tokens (the growth words) can be at different
         # lengths (a short listing with a small budget, a long one near the cap): then each names its own
-        least = sorted({c.context_length for c in self.contexts if _short_of_room(c, self.headroom_pct)
-                        and c.headroom_tokens * 100 // c.listing_tokens == kept}, key=lambda n: (n is None, n or 0))
+        least = list(self.headroom_least_at)
         fewest = min(c.headroom_tokens for c in self.contexts)
         tight = sorted({c.context_length for c in self.contexts if c.headroom_tokens == fewest},
                        key=lambda n: (n is None, n or 0))
@@ -592,7 +604,8 @@ class MultiRecommendation:
         ``goal_words``, then ``reached``,
         ``reached_goal``, ``budget_needed``, ``goal_budget``, ``reason``, ``planning_tokenizer``, ``except``,
         ``keep``, ``headroom_pct``, ``headroom_kept_pct`` (:attr:`headroom_kept_pct`; ``null`` when the
-        headroom asked is kept), ``growth_tokens``, ``growth_tools``, ``unnamed``, ``large_share``
+        headroom asked is kept), ``headroom_least_at`` (:attr:`headroom_least_at`: the lengths where that
+        least headroom is kept; ``[]`` then), ``growth_tokens``, ``growth_tools``, ``unnamed``, ``large_share``
         (the lengths where the listing takes more than :data:`LARGE_SHARE_PCT` % of the context, each
         with ``context_length``, ``listing_tokens`` and ``share_pct``) and, with ``keep_called``,
         ``keep_called`` (:meth:`KeepCalled.to_dict`); ``config_servers`` (:attr:`config_servers`, ``[]``
@@ -610,6 +623,7 @@ class MultiRecommendation:
                 "goal_budget": self.goal_budget, "reason": self.reason, "planning_tokenizer": self.planning_tokenizer,
                 "except": list(self.except_servers), "keep": list(self.keep_servers),
                 "headroom_pct": self.headroom_pct, "headroom_kept_pct": self.headroom_kept_pct,
+                "headroom_least_at": list(self.headroom_least_at),
                 "growth_tokens": self.growth_tokens, "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed],
                 "large_share": [{"context_length": c.context_length, "listing_tokens": c.listing_tokens,
                                  "share_pct": round(share, 1)} for c, share in large_shares(self)],
