@@ -133,6 +133,9 @@ def _lengths_input(sidebar_context: int | None, where: Any, sessions: Sequence[A
     lengths, error = parse_lengths(st.session_state["sessions_lengths"])
     if error:
         where.error(common.md_escape(error), icon=":material/warning:")
+    repeats = common.context_length_repeats(st.session_state["sessions_lengths"])
+    if repeats:  # counted once, as --context-lengths does: said, not dropped silently
+        where.caption(common.md_escape(common.visible(repeats)))
     return lengths
 
 

@@ -367,6 +367,9 @@ if common.require_catalog(v):
     st.text_input("Context lengths (tokens)", key="tuning_contexts",
                   help="Comma-separated, e.g. 32k, 128k, 200k, 1m; 'unknown' for a model whose context length the "
                        "harness does not know (fixed 10,000-token percentage leg).")
+    repeats = common.context_length_repeats(st.session_state.get("tuning_contexts") or "")
+    if repeats:  # counted once, as --context-lengths does: said, not dropped silently
+        st.caption(common.md_escape(common.visible(repeats)))
     c3.selectbox(GOAL_LABEL, list(MULTI_GOALS), key="tuning_multi_goal", format_func=GOAL_OPTIONS.__getitem__,
                  help="What the listing in the tool_search description must still give at every listed length "
                       "without a goal of its own (Other goal at some lengths, below). When it does "
