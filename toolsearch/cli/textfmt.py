@@ -469,18 +469,18 @@ class GoalArgument:
         Raises:
             ValueError: a length named here is not among ``context_lengths``, or a length has no goal.
         """
-        from ..analysis.recommend import context_words  # noqa: PLC0415
+        from ..analysis.quantities import length_label  # noqa: PLC0415  (a length in prose: 32K, 12,345 tokens)
 
         lengths = list(context_lengths)
         stray = [c for c in self.by_length if c not in lengths]
         if stray:
             it, its = ("it", "its goal") if len(stray) == 1 else ("them", "their goals")
-            raise ValueError(f"a goal is given for {', '.join(context_words(c) for c in stray)}, which is not among "
-                             f"--context-lengths ({', '.join(context_words(c) for c in lengths)}); add {it} to "
+            raise ValueError(f"a goal is given for {', '.join(length_label(c) for c in stray)}, which is not among "
+                             f"--context-lengths ({', '.join(length_label(c) for c in lengths)}); add {it} to "
                              f"--context-lengths, or leave {its} out of --goal")
         missing = [c for c in lengths if c not in self.by_length]
         if self.goal is None and missing:
-            raise ValueError(f"no goal for {', '.join(context_words(c) for c in missing)}: name every length "
+            raise ValueError(f"no goal for {', '.join(length_label(c) for c in missing)}: name every length "
                              f"(e.g. 32k=names,200k=full) or put one goal first for the lengths not named "
                              f"(e.g. names,200k=full)")
         goal = self.goal if self.goal is not None else self.by_length[lengths[0]]

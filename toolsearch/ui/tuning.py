@@ -17,7 +17,6 @@ from toolsearch.ui.collapse_views import show_collapse_table
 from toolsearch.ui.tables import form_grid_html, literal_table
 from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
-from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, request_cost_lines, shorter_length_lines, export_block, keep_called_lines,
                                            keep_forces_lines, frontier, headroom_action_words, headroom_listing_as_much, large_share_lines, more_headroom_clause,
@@ -619,7 +618,7 @@ if common.require_catalog(v):
                "above this compares that choice with the best one under the same budget: fewest servers "
                "collapsed, then most tool names shown, then the shortest listing. A what-if, not what the model "
                "sees." + ("" if not lengths_error else " The list above has an error, so the table shows "
-                          + ", ".join(context_words(n) for n in FALLBACK_LENGTHS[:-1])
+                          + ", ".join(ctx_text(n) for n in FALLBACK_LENGTHS[:-1])
                           + " and an unknown context length instead."))
     show_collapse_table(v, "tuning_collapse", lengths if not lengths_error else FALLBACK_LENGTHS, collapse_config)
 
