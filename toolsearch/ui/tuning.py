@@ -23,7 +23,7 @@ from toolsearch.analysis.recommend import (called_unnamed_lines, request_cost_li
                                            lowered_changes, lowered_servers, lowered_where, every_length_words, no_tools_lines,
                                            lower_goal_lines, core_only_lines, keeping_goal, worst_words,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
-                                           verdict_line, lengths_scope_words, MultiRecommendation)
+                                           verdict_line, lengths_scope_words, unnamed_reason, MultiRecommendation)
 from toolsearch.analysis.report import tier_and_form
 from toolsearch.analysis.wording import (CALLED_LISTED_COLUMN, cap_words, settings_name, settings_words, share_cell,
                                          threshold_value, threshold_words)
@@ -486,9 +486,10 @@ if common.require_catalog(v):
                      f"{multi.fallback_words}.", icon=":material/block:")
         if multi.unnamed:
             # the reasons name servers: catalog text, invisible characters shown as markers as in the block
-            st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(common.visible(u.reason))}"
-                                                        for u in multi.unnamed))
-        for line in lower_goal_lines(multi):  # the goal that is reached: recommend's own line
+            # (a per-length goal one of them carries in the page's words: the goal, and what to enter in its field)
+            st.markdown("**Not named:**\n" + "\n".join(
+                f"- {common.md_escape(common.visible(unnamed_reason(multi, u, 'app')))}" for u in multi.unnamed))
+        for line in lower_goal_lines(multi, "app"):  # the goal that is reached: recommend's line, in the page's words
             st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/tune:")
         for line in core_only_lines(multi):  # a goal met by built-in tools alone, as recommend says it
             st.warning(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/report:")
@@ -563,7 +564,8 @@ if common.require_catalog(v):
                        f"goal at some lengths), or keep the {sidebar_name}.")
             subject = "The recommendation" if multi.reached else "The best reachable setting"
             keeping = keeping_goal(ladder, cfg, multi)  # the verified goal that keeps them, as recommend says it
-            keep = ("\n\n" + common.md_escape(keeping.words(sidebar_word)[0].upper() + keeping.words(sidebar_word)[1:])
+            keep_words = keeping.words(sidebar_word, "app") if keeping is not None else ""  # the goal in words
+            keep = ("\n\n" + common.md_escape(common.visible(keep_words[0].upper() + keep_words[1:]))
                     + ".") if keeping is not None else ""
             st.warning(f"{subject} lists less than the {sidebar_name} at {where}. {why}{keep}",
                        icon=":material/warning:")
