@@ -149,12 +149,15 @@ def _cli_line(stdout: str, start: str) -> str:
 def test_the_per_length_goal_and_a_goal_met_by_built_in_tools_read_as_recommend_says_them() -> None:
     """Out of reach for goal full, the page gave only a general hint while ``recommend`` names the
     per-length goal that is reached (``--goal full,3k=names``); a goal met by core's tools alone was
-    said on the command line only."""
+    said on the command line only. The page says the goal in words, where the command line gives
+    ``--goal`` (tests/test_tuning_per_length_goal_words.py); the rest of the line is the same."""
     cli = run_cli("recommend", TEAM, "--context-lengths", "3k,200k", "--goal", "full")
     line = _cli_line(cli.stdout, "per-length goal: ")
     assert "--goal full,3k=names" in line
     infos = [_unescaped(i.value) for i in _tuning({"lengths": "3k,200k", "goal": "full"}).info]
-    assert [i for i in infos if i.startswith("Per-length goal: ")] == [line[0].upper() + line[1:] + "."], infos
+    (said,) = [i for i in infos if i.startswith("Per-length goal: ")]
+    head, _, tail = line.partition(" (3k=names; on the command line --goal full,3k=names)")
+    assert said.startswith(head[0].upper() + head[1:] + " (goal: ") and said.endswith(tail + "."), (said, line)
     cli = run_cli("recommend", TEAM, "--context-lengths", "8k,32k,200k", "--goal", "listed")
     line = _cli_line(cli.stdout, "only built-in tools named at ")
     warnings = [_unescaped(w.value) for w in _tuning({"lengths": "8k,32k,200k", "goal": "listed"}).warning]
@@ -168,4 +171,7 @@ def test_where_the_answer_lists_less_the_page_gives_the_goal_that_keeps_it_as_re
     (line,) = [line for line in cli.stdout.splitlines() if line.startswith("lists less than the default settings")]
     keeps = line[line.index("--goal names,200k=full,1m=full keeps"):].split(" · ")[0]
     warnings = [_unescaped(w.value) for w in _tuning({"lengths": "32k,200k,1m", "goal": "names", "headroom": "10"}).warning]
-    assert [w for w in warnings if w.endswith("\n\n" + keeps[0].upper() + keeps[1:] + ".")], (keeps, warnings)
+    # the same verified goal and cost; the page says the goal in words where recommend gives --goal
+    cost = keeps[keeps.index("; that goal takes"):]
+    assert [w for w in warnings if "\n\nA per-length goal keeps what the default settings list at 200K and 1M (goal: "
+            in w and w.endswith("· Other goal at some lengths: 200k=full, 1m=full)" + cost + ".")], (keeps, warnings)

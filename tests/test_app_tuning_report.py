@@ -28,7 +28,7 @@ from streamlit.testing.v1 import AppTest
 from conftest import heat_cells, inspector_of, literal_tables, run_cli
 from toolsearch.analysis.quantities import length_label
 from toolsearch.analysis import charts
-from toolsearch.ui.common import STATE_COLORS
+from toolsearch.ui.common import STATE_COLORS, md_escape
 from toolsearch.ui.preview import SANDBOX
 from toolsearch.ui.collapse_views import VERDICT_BADGE
 from toolsearch.analysis.collapse import collapse_table
@@ -197,7 +197,10 @@ def test_tuning_multi_length_recommendation_matches_engine():
     assert advice.endswith("to list more there, give those lengths a stricter goal (Other goal at some "
                            "lengths) or keep the default settings. More headroom lists as much as the default "
                            "settings at every length only from 149% headroom on.")  # advice it can follow
-    assert keeps.startswith("\\-\\-goal names,128k\\=full,200k\\=full,1m\\=full keeps what the default settings")
+    # the goal that keeps them, in words and with what to enter in the page's field (not the command line's --goal)
+    assert keeps.startswith(md_escape("A per-length goal keeps what the default settings list at 128K, 200K and 1M "
+                                      "(goal: every server at names or better at 32K; "))
+    assert md_escape("· Other goal at some lengths: 128k=full, 200k=full, 1m=full); that goal takes") in keeps
 
 
 def test_the_lowered_listing_warning_does_not_say_an_unreachable_goal_is_met():

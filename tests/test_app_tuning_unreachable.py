@@ -78,7 +78,8 @@ def test_the_goal_suggested_for_a_server_left_out_reaches_the_goal_when_typed_in
     at.switch_page("toolsearch/ui/tuning.py").run()
     assert not at.exception, at.exception
     line = next(m.value for m in at.markdown if "cloudflare" in m.value and "goal of" in m.value)
-    assert md_escape("a goal of their own for 16K and 32K keeps the goal at 1M (16k=listed, 32k=listed;") in line
+    assert md_escape("a goal of their own for 16K and 32K keeps the goal at 1M (goal: ") in line
+    assert md_escape("· Other goal at some lengths: 16k=listed, 32k=listed); that goal takes") in line
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
     at.query_params.update({"lengths": "16k, 32k, 1m", "goal": "names", "goals": "16k=listed, 32k=listed",
                             "with": "cloudflare-flat"})

@@ -217,7 +217,7 @@ def test_context_length_change_flips_the_form():
     assert (diff.region_a, diff.region_b) == ("listing group 'alpha' (full)", "listing group 'alpha' (names)")
     assert [c.kind for c in diff.causes] == ["form", "server_states"]
     assert diff.causes[0].message == ("listing form full → names (tier 1 on both) at budget 4,000 → 100 tokens "
-                                      "(context length 200,000 → 2,000).")
+                                      "(context length 200K → 2K).")
 
 
 def test_context_length_change_to_mixed_differs_at_the_framing():
@@ -238,7 +238,7 @@ def test_budget_change_without_a_form_change_is_a_hit():
     diff = compare(side(i, 200_000), side(i, 100_000, label="B"))
     assert diff.cache_hit
     assert [c.kind for c in diff.notes] == ["budget"]
-    assert diff.notes[0].message == ("context length 200,000 → 100,000: the same budget (4,000 tokens), "
+    assert diff.notes[0].message == ("context length 200K → 100K: the same budget (4,000 tokens), "
                                      "so the listing is chosen the same way.")
 
 

@@ -34,7 +34,7 @@ from ..engine.listing import short_description
 from ..engine.plan import Plan
 from ..engine.tokens import chars4, compact_json, get_tokenizer, tools_array_tokens
 from .wording import agree as _verb, counted as _counted, threshold_words
-from .quantities import form_word
+from .quantities import form_word, length_label
 from .sweep import plan_counts
 
 #: Cause kinds in the order they are reported (settings first, then catalog, then the plans).
@@ -536,7 +536,9 @@ def _some(names: Iterable[str], limit: int = 5) -> str:
 
 
 def _ctx(n: int | None) -> str:
-    return f"{n:,}" if n and n > 0 else "unknown"
+    """A context length after "context length", as every surface writes one
+    (:func:`~toolsearch.analysis.quantities.length_label`: ``200K``, ``12,345 tokens``, ``unknown``)."""
+    return length_label(n if n and n > 0 else None)
 
 
 class _Findings:

@@ -631,12 +631,10 @@ def costs_figure(plan: Plan) -> go.Figure:
 
 
 def context_label(n: int) -> str:
-    """``8000`` → ``8K``, ``1000000`` → ``1M``, anything else ``12,345``."""
-    if n >= 1_000_000 and n % 1_000_000 == 0:
-        return f"{n // 1_000_000}M"
-    if n % 1000 == 0:
-        return f"{n // 1000}K"
-    return f"{n:,}"
+    """A context length over a column or at an axis tick, as every surface writes one
+    (:func:`~toolsearch.analysis.quantities.length_label`): ``8000`` → ``8K``, ``1000000`` → ``1M``,
+    ``12345`` → ``12,345 tokens``."""
+    return length_label(n)
 
 
 def _log_edges(values: Sequence[float]) -> list[float]:

@@ -297,7 +297,7 @@ def max_pct_reached(tokens: int, context_length: int) -> int | None:
     return n if n >= 1 else None
 
 
-_k = Q.context_words  # the compact length every surface writes: 200K, 1M
+_k = Q.length_label  # a length as every surface writes it in prose: 200K, 1M, 12,345 tokens
 
 
 def _pct_text(value: float) -> str:

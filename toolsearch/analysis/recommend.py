@@ -375,7 +375,10 @@ class MultiRecommendation:
             such length, the most demanding goal that length reaches (``names,32k=any``,
             ``full,3k=names``), verified to be reached (:func:`_lower_goal`, :func:`lower_goal_lines`);
             ``lower_goal_words``: that suggestion in a sentence, with what it costs, as ``check``
-            says it; both empty otherwise.
+            says it; ``lower_goal_app_words``: the same as the Tuning page says it, the goal in words
+            and its field's items in place of the command line (:func:`per_length_goal_how`); all
+            empty otherwise (``lower_goal_words`` alone holds what else would reach the goal when a
+            server kept named blocks it).
         core_only: the listed lengths where the goal is met only through tools that are not MCP
             servers' (kind ``core`` or ``plugin``): every MCP server there is a summary line or
             hidden, each length with the servers the listing names (:func:`with_core_only`); ``()`` when none.
@@ -420,6 +423,7 @@ class MultiRecommendation:
     keep_forces: str = ""
     lower_goal: str = ""
     lower_goal_words: str = ""
+    lower_goal_app_words: str = ""
     config_servers: tuple[str, ...] = ()
     gate_refused: str = ""
     core_only: tuple[tuple[int | None, tuple[str, ...]], ...] = ()
@@ -494,6 +498,19 @@ class MultiRecommendation:
         return min(c.headroom_tokens * 100 // c.listing_tokens for c in short) if short else None
 
     @property
+    def headroom_least_at(self) -> tuple[int | None, ...]:
+        """The listed lengths (tokens, ``None`` = unknown; shortest first) where the settings keep the
+        headroom :attr:`headroom_kept_pct` gives, the least kept share; ``()`` when the headroom asked is
+        kept. :attr:`headroom_words` (or the growth words after them) names these lengths; ``--json``
+        gives them as ``headroom_least_at``."""
+        kept = self.headroom_kept_pct
+        if kept is None:
+            return ()
+        return tuple(sorted({c.context_length for c in self.contexts if _short_of_room(c, self.headroom_pct)
+                             and c.headroom_tokens * 100 // c.listing_tokens == kept},
+                            key=lambda n: (n is None, n or 0)))
+
+    @property
     def headroom_words(self) -> str:
         """The headroom the growth line leads with: the headroom asked (``"10%"``), and, when the
         settings keep less room than that (:attr:`headroom_kept_pct`), the room they keep where it is
@@ -506,8 +523,7 @@ class MultiRecommendation:
             return asked
         # the least room as a share and the least room in tokens (the growth words) can be at different
         # lengths (a short listing with a small budget, a long one near the cap): then each names its own
-        least = sorted({c.context_length for c in self.contexts if _short_of_room(c, self.headroom_pct)
-                        and c.headroom_tokens * 100 // c.listing_tokens == kept}, key=lambda n: (n is None, n or 0))
+        least = list(self.headroom_least_at)
         fewest = min(c.headroom_tokens for c in self.contexts)
         tight = sorted({c.context_length for c in self.contexts if c.headroom_tokens == fewest},
                        key=lambda n: (n is None, n or 0))
@@ -592,7 +608,8 @@ class MultiRecommendation:
         ``goal_words``, then ``reached``,
         ``reached_goal``, ``budget_needed``, ``goal_budget``, ``reason``, ``planning_tokenizer``, ``except``,
         ``keep``, ``headroom_pct``, ``headroom_kept_pct`` (:attr:`headroom_kept_pct`; ``null`` when the
-        headroom asked is kept), ``growth_tokens``, ``growth_tools``, ``unnamed``, ``large_share``
+        headroom asked is kept), ``headroom_least_at`` (:attr:`headroom_least_at`: the lengths where that
+        least headroom is kept; ``[]`` then), ``growth_tokens``, ``growth_tools``, ``unnamed``, ``large_share``
         (the lengths where the listing takes more than :data:`LARGE_SHARE_PCT` % of the context, each
         with ``context_length``, ``listing_tokens`` and ``share_pct``) and, with ``keep_called``,
         ``keep_called`` (:meth:`KeepCalled.to_dict`); ``config_servers`` (:attr:`config_servers`, ``[]``
@@ -610,6 +627,7 @@ class MultiRecommendation:
                 "goal_budget": self.goal_budget, "reason": self.reason, "planning_tokenizer": self.planning_tokenizer,
                 "except": list(self.except_servers), "keep": list(self.keep_servers),
                 "headroom_pct": self.headroom_pct, "headroom_kept_pct": self.headroom_kept_pct,
+                "headroom_least_at": list(self.headroom_least_at),
                 "growth_tokens": self.growth_tokens, "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed],
                 "large_share": [{"context_length": c.context_length, "listing_tokens": c.listing_tokens,
                                  "share_pct": round(share, 1)} for c, share in large_shares(self)],
@@ -1413,7 +1431,8 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
                    keep_forces=_keep_forces_words(rec, ladder, config, states_at),
                    lower_goal=lower.suggested if lower else "",
                    lower_goal_words=(_lower_goal_words(lower) if lower
-                                     else _kept_block_words(rec, blocked) if blocked else ""))
+                                     else _kept_block_words(rec, blocked) if blocked else ""),
+                   lower_goal_app_words=_lower_goal_words(lower, "app") if lower else "")
 
 
 def _keep_forces_words(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig,
@@ -1503,6 +1522,7 @@ class _LowerGoal:
     items: str  # the per-length goals, "32k=any" or "16k=listed,32k=names"
     suggested: str  # the whole goal as --goal takes it, "names,32k=any"
     cost: str  # what that goal costs (suggestion_cost_words)
+    statement: str = ""  # that whole goal in words (goal_statement), as the Tuning page gives it
 
 
 def _lower_goal(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) -> _LowerGoal | None:
@@ -1546,18 +1566,38 @@ def _lower_goal(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConf
         return None
     # the whole goal as `--goal` takes it: "32k=listed" alone is refused there (the other lengths
     # would have no goal); the Tuning page's per-length field takes the items alone
-    return _LowerGoal(fits, tuple(sorted(goals)), items, f"{rec.goal},{items}", suggestion_cost_words(alternative))
+    return _LowerGoal(fits, tuple(sorted(goals)), items, f"{rec.goal},{items}", suggestion_cost_words(alternative),
+                      alternative.goal_words)
 
 
-def _lower_goal_words(lower: _LowerGoal) -> str:
+#: How the Tuning page names its field for per-length goals, where a suggested goal says what to enter.
+LENGTH_GOALS_FIELD = "Other goal at some lengths"
+
+
+def per_length_goal_how(statement: str, items: str, suggested: str, surface: str = "cli") -> str:
+    """How to ask for a suggested per-length goal, inside the parentheses of a suggestion: on the
+    command line (``surface="cli"``) its items and the whole ``--goal`` (``"3k=names; on the command
+    line --goal full,3k=names"``); on the Tuning page (``"app"``) the whole goal in the words of
+    ``recommend``'s ``goal:`` line (``statement``: :func:`goal_statement`) and the items for the page's
+    field (:data:`LENGTH_GOALS_FIELD`): ``"goal: every server at names or better at 3K; every tool with
+    its short description (form full) at 200K · Other goal at some lengths: 3k=names"``. ``items``:
+    the ``LENGTH=GOAL`` items, comma-separated; ``suggested``: the whole goal as ``--goal`` takes it."""
+    shown = items.replace(",", ", ")
+    if surface == "app":
+        return f"goal: {statement} · {LENGTH_GOALS_FIELD}: {shown}"
+    return f"{shown}; on the command line --goal {suggested}"
+
+
+def _lower_goal_words(lower: _LowerGoal, surface: str = "cli") -> str:
     """:func:`_lower_goal`'s suggestion in words, as ``check`` gives it after the reason no setting
     reaches the goal and ``recommend`` after the reason (or a ``not named`` server's reason):
     ``a goal of its own for 3K keeps the goal at 200K (3k=names; on the command line --goal
-    full,3k=names); that goal takes threshold_pct 49.1%, …``."""
+    full,3k=names); that goal takes threshold_pct 49.1%, …``; ``surface="app"``: the Tuning page's
+    words (:func:`per_length_goal_how`)."""
     own = "a goal of its own" if len(lower.short) == 1 else "a goal of their own"
     return (f"{own} for {_and(length_label(n) for n in lower.short)} keeps the goal at "
-            f"{_and(length_label(c) for c in lower.fits)} ({lower.items.replace(',', ', ')}; on the command line "
-            f"--goal {lower.suggested}); {lower.cost}")
+            f"{_and(length_label(c) for c in lower.fits)} "
+            f"({per_length_goal_how(lower.statement, lower.items, lower.suggested, surface)}); {lower.cost}")
 
 
 def suggestion_cost_words(rec: MultiRecommendation) -> str:
@@ -1710,6 +1750,7 @@ class KeepingGoal:
             settings list them; ``still_lower``: those it does not (no plain goal keeps them).
         threshold_pct / listing_max_tokens: the settings that reach it; ``cost``: what they cost, in
             words (:func:`suggestion_cost_words`).
+        statement: the goal in words (:func:`goal_statement`), as the Tuning page gives it.
     """
 
     goal: str
@@ -1718,13 +1759,22 @@ class KeepingGoal:
     threshold_pct: float
     listing_max_tokens: int
     cost: str
+    statement: str = ""
 
-    def words(self, settings: str = "current") -> str:
+    def words(self, settings: str = "current", surface: str = "cli") -> str:
         """In words, as the ``lists less`` line ends: ``--goal names,200k=full,1m=full keeps what the
-        default settings list at 200K and 1M; that goal takes threshold_pct 5.1%, …``."""
+        default settings list at 200K and 1M; that goal takes threshold_pct 5.1%, …``; with
+        ``surface="app"`` as the Tuning page says it, the goal in words and the items for its field in
+        place of the command line (:func:`per_length_goal_how`): ``a per-length goal keeps what the
+        default settings list at 200K and 1M (goal: … · Other goal at some lengths: 200k=full, 1m=full);
+        that goal takes …``."""
         rest = f" (not at {_and(length_label(c) for c in self.still_lower)})" if self.still_lower else ""
-        return (f"--goal {self.goal} keeps what the {settings} settings list at "
-                f"{_and(length_label(c) for c in self.lengths)}{rest}; {self.cost}")
+        where = f"{_and(length_label(c) for c in self.lengths)}{rest}"
+        if surface == "app":
+            items = self.goal.partition(",")[2]
+            return (f"a per-length goal keeps what the {settings} settings list at {where} "
+                    f"({per_length_goal_how(self.statement, items, self.goal, surface)}); {self.cost}")
+        return f"--goal {self.goal} keeps what the {settings} settings list at {where}; {self.cost}"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: ``goal``, ``context_lengths``, ``still_lower``, ``threshold_pct``,
@@ -1767,7 +1817,7 @@ def keeping_goal(ladder: Ladder, config: ToolSearchConfig, rec: MultiRecommendat
         return None
     goal = ",".join([rec.goal, *(f"{_length_arg(c)}={g}" for c, g in asked.length_goals)])
     return KeepingGoal(goal, kept, tuple(c for c in lengths if c in lowered and c in still), asked.threshold_pct,
-                       asked.listing_max_tokens, suggestion_cost_words(asked))
+                       asked.listing_max_tokens, suggestion_cost_words(asked), asked.goal_words)
 
 
 def more_headroom_clause(headroom: int | None, settings: str = "current", where: str = "at every length") -> str:
@@ -1956,15 +2006,26 @@ def beyond_goal_line(rec: MultiRecommendation) -> str:
               "the context length grows")
 
 
-def lower_goal_lines(rec: MultiRecommendation) -> list[str]:
+def lower_goal_lines(rec: MultiRecommendation, surface: str = "cli") -> list[str]:
     """The per-length goal that is reached where one goal for every length is not
     (:attr:`MultiRecommendation.lower_goal_words`), as a line of ``recommend``'s text and a comment of
     its ``--yaml`` block: ``per-length goal: a goal of its own for 3K keeps the goal at 200K (3k=names;
-    on the command line --goal full,3k=names); that goal takes …``. ``[]`` without one, or when a
-    ``not named`` line already carries it (said once)."""
+    on the command line --goal full,3k=names); that goal takes …``; with ``surface="app"`` as the
+    Tuning page says it, the goal in words in place of the command line
+    (:attr:`MultiRecommendation.lower_goal_app_words`). ``[]`` without one, or when a ``not named``
+    line already carries it (said once: :func:`unnamed_reason`)."""
     if not rec.lower_goal or any(rec.lower_goal_words in u.reason for u in rec.unnamed):
         return []
-    return [f"per-length goal: {rec.lower_goal_words}"]
+    return [f"per-length goal: {rec.lower_goal_app_words if surface == 'app' else rec.lower_goal_words}"]
+
+
+def unnamed_reason(rec: MultiRecommendation, unnamed: UnnamedServer, surface: str = "cli") -> str:
+    """Why a server is not named (``unnamed``, one of ``rec.unnamed``), as ``recommend``'s ``not
+    named`` line gives it; with ``surface="app"``, the per-length goal the first such line carries
+    in the Tuning page's words (:func:`lower_goal_lines`)."""
+    if surface == "app" and rec.lower_goal_app_words and rec.lower_goal_words:
+        return unnamed.reason.replace(rec.lower_goal_words, rec.lower_goal_app_words)
+    return unnamed.reason
 
 
 def worst_words(rec: MultiRecommendation) -> str:

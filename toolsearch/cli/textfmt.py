@@ -10,6 +10,7 @@ import math
 import os
 import re
 import stat
+import sys
 import unicodedata
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -18,6 +19,7 @@ from wcwidth import wcswidth
 
 from ..engine.invisible import mark_controls, marker, quoted, reveal, shortened
 from ..engine import constants as C
+from ..engine.wording import counted
 
 
 def ascii_digits(text: str) -> str:
@@ -142,15 +144,46 @@ def context_length_items(text: str) -> list[str]:
     return list_items(text, "context lengths", "a context length such as 32000 or 32k")
 
 
-def parse_context_lengths(text: str) -> list[int | None]:
-    """argparse type for ``--context-lengths``: comma-separated context lengths
-    (:func:`parse_context_length` each; ``unknown`` allowed), duplicates dropped, order kept (as
-    the app).
+def context_lengths_with_repeats(text: str) -> tuple[list[int | None], list[str]]:
+    """Comma-separated context lengths (:func:`parse_context_length` each; ``unknown`` allowed),
+    a length given more than once counted once, order kept, and one note per such length naming
+    its spellings as written: ``"32000 repeats 32k (32,000 tokens); counted once"``, ``"32k is
+    given twice (32,000 tokens); counted once"``, ``"none repeats unknown; counted once"``. The
+    command line prints the notes as warnings (:func:`parse_context_lengths`), the app under its
+    field, so no length is dropped without a word.
 
     Raises:
         argparse.ArgumentTypeError: as :func:`context_length_items` and :func:`parse_context_length` do.
     """
-    return list(dict.fromkeys(parse_context_length(part.strip()) for part in context_length_items(text)))
+    spellings: dict[int | None, list[str]] = {}
+    for part in context_length_items(text):
+        spellings.setdefault(parse_context_length(part.strip()), []).append(part.strip())
+    return list(spellings), [_repeat_note(n, written) for n, written in spellings.items() if len(written) > 1]
+
+
+def _repeat_note(n: int | None, written: list[str]) -> str:
+    first, later = written[0], list(dict.fromkeys(written[1:]))
+    size = "" if n is None else f" ({counted(n, 'token')})"
+    if later == [first]:
+        times = "twice" if len(written) == 2 else f"{len(written):,} times"
+        return f"{first} is given {times}{size}; counted once"
+    said = later[0] if len(later) == 1 else ", ".join(later[:-1]) + " and " + later[-1]
+    return f"{said} {'repeats' if len(later) == 1 else 'repeat'} {first}{size}; counted once"
+
+
+def parse_context_lengths(text: str) -> list[int | None]:
+    """argparse type for ``--context-lengths``: :func:`context_lengths_with_repeats`'s lengths
+    (a repeated length counted once, order kept, as the app), each repeat said in one warning line
+    on standard error (``toolsearch: warning: --context-lengths: 32000 repeats 32k (32,000 tokens);
+    counted once``).
+
+    Raises:
+        argparse.ArgumentTypeError: as :func:`context_length_items` and :func:`parse_context_length` do.
+    """
+    lengths, repeats = context_lengths_with_repeats(text)
+    for note in repeats:
+        print(one_line(f"toolsearch: warning: --context-lengths: {note}"), file=sys.stderr)
+    return lengths
 
 
 def parse_context_length(text: str) -> int | None:
@@ -436,18 +469,18 @@ class GoalArgument:
         Raises:
             ValueError: a length named here is not among ``context_lengths``, or a length has no goal.
         """
-        from ..analysis.recommend import context_words  # noqa: PLC0415
+        from ..analysis.quantities import length_label  # noqa: PLC0415  (a length in prose: 32K, 12,345 tokens)
 
         lengths = list(context_lengths)
         stray = [c for c in self.by_length if c not in lengths]
         if stray:
             it, its = ("it", "its goal") if len(stray) == 1 else ("them", "their goals")
-            raise ValueError(f"a goal is given for {', '.join(context_words(c) for c in stray)}, which is not among "
-                             f"--context-lengths ({', '.join(context_words(c) for c in lengths)}); add {it} to "
+            raise ValueError(f"a goal is given for {', '.join(length_label(c) for c in stray)}, which is not among "
+                             f"--context-lengths ({', '.join(length_label(c) for c in lengths)}); add {it} to "
                              f"--context-lengths, or leave {its} out of --goal")
         missing = [c for c in lengths if c not in self.by_length]
         if self.goal is None and missing:
-            raise ValueError(f"no goal for {', '.join(context_words(c) for c in missing)}: name every length "
+            raise ValueError(f"no goal for {', '.join(length_label(c) for c in missing)}: name every length "
                              f"(e.g. 32k=names,200k=full) or put one goal first for the lengths not named "
                              f"(e.g. names,200k=full)")
         goal = self.goal if self.goal is not None else self.by_length[lengths[0]]

@@ -33,7 +33,7 @@ from toolsearch.engine.readers import decode_bytes, source_stem
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.samples import docs_elsewhere, samples_dir
 from toolsearch.cli.textfmt import goal_argument
-from toolsearch.cli.textfmt import parse_context_lengths as cli_context_lengths
+from toolsearch.cli.textfmt import context_lengths_with_repeats
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
 from toolsearch.engine.profile import DEFAULT_PROFILE_PATH, Profile, default_profile, profile_from_text
@@ -191,8 +191,8 @@ def items_over_limit(text: str) -> int | None:
 
 def parse_context_lengths(text: str) -> tuple[list[int | None], str | None]:
     """Context lengths from a comma-separated text (``32k, 128k, 1m``, ``unknown``), duplicates
-    dropped, order kept, read by the command line's own parser
-    (:func:`toolsearch.cli.textfmt.parse_context_lengths`, so an empty item, a thousands separator
+    counted once (:func:`context_length_repeats` says so), order kept, read by the command line's own parser
+    (:func:`toolsearch.cli.textfmt.context_lengths_with_repeats`, so an empty item, a thousands separator
     or a bad number gets the message ``--context-lengths`` gives); or that message, or one saying
     that the list names more than :data:`MAX_CONTEXT_LENGTHS` lengths (:func:`items_over_limit`)."""
     count = items_over_limit(text)
@@ -200,10 +200,22 @@ def parse_context_lengths(text: str) -> tuple[list[int | None], str | None]:
         return [], (f"Context lengths: at most {MAX_CONTEXT_LENGTHS} lengths, this list has {count:,}; "
                     "keep the lengths of the models you run.")
     try:
-        lengths = cli_context_lengths(text)
+        lengths, _repeats = context_lengths_with_repeats(text)
     except argparse.ArgumentTypeError as exc:
         return [], f"Context lengths: {exc}."
     return lengths, None
+
+
+def context_length_repeats(text: str) -> str | None:
+    """What a list of context lengths counts once because it gives a length more than once
+    (``32k, 32000``), in the words ``--context-lengths`` warns with
+    (:func:`toolsearch.cli.textfmt.context_lengths_with_repeats`): ``"Context lengths: 32000
+    repeats 32k (32,000 tokens); counted once."``, for a caption under the field; ``None`` when no
+    length repeats, or when the list has an error (:func:`parse_context_lengths` says that)."""
+    if parse_context_lengths(text)[1] is not None:
+        return None
+    repeats = context_lengths_with_repeats(text)[1]
+    return f"Context lengths: {'; '.join(repeats)}." if repeats else None
 
 
 def parse_length_goals(text: str) -> tuple[dict[int | None, str], str | None]:

@@ -5,7 +5,7 @@ with flip points, knob values and pins as a what-if. Everything is computed by
 import streamlit as st
 
 from toolsearch.analysis import harnesses as H
-from toolsearch.analysis.quantities import context_words
+from toolsearch.analysis.quantities import length_label
 from toolsearch.ui import common
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.cache import memo
@@ -108,7 +108,7 @@ if common.require_catalog(v):
                         lambda: [H.pin_what_if(inspector, harness, pins, length, sessions, v.config, v.tokenizer)
                                  for length in lengths for harness in (H.CLAUDE_CODE, H.HERMES)])
         literal_table([{
-            "harness": w.label, "context length": context_words(w.after.context_length),
+            "harness": w.label, "context length": length_label(w.after.context_length),
             "pinned tools": str(len(w.pinned)),
             # "up front (tokens)" as in the tables above, without and with the pins
             "up front without pins (tokens)": f"{w.before.upfront_tokens:,}",

@@ -26,7 +26,7 @@ from toolsearch.engine.invisible import json_text, quoted
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.variants import variant_sources
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
-from toolsearch.analysis.quantities import gate_term_text, length_label
+from toolsearch.analysis.quantities import gate_term_text, length_arg, length_label
 from toolsearch.analysis.sessions import (CONTEXT_LENGTHS_COLUMN, NO_DEFERRED_CALLED_WORDS, context_lengths_cell, SEARCHES_JUST_BEFORE_COLUMN, SEARCHES_JUST_BEFORE_WORDS, SESSION_ORDER_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, with_recorded_lengths, counters_line, released_hermes_sessions,
@@ -86,13 +86,7 @@ def _source(bar: Any) -> tuple[LoadedSessions | None, str]:
 
 def lengths_text(lengths: list[int | None]) -> str:
     """``[32000, 1000000, None]`` → ``"32k, 1m, unknown"`` (the text the lengths input shows)."""
-    def one(n: int | None) -> str:
-        if not n:
-            return "unknown"
-        if n % 1_000_000 == 0:
-            return f"{n // 1_000_000}m"
-        return f"{n // 1000}k" if n % 1000 == 0 else str(n)
-    return ", ".join(one(n) for n in lengths)
+    return ", ".join(length_arg(n or None) for n in lengths)  # as --context-lengths takes them
 
 
 #: The what-if's context lengths are read as the Tuning page reads its own (one parser, one set of
@@ -133,6 +127,9 @@ def _lengths_input(sidebar_context: int | None, where: Any, sessions: Sequence[A
     lengths, error = parse_lengths(st.session_state["sessions_lengths"])
     if error:
         where.error(common.md_escape(error), icon=":material/warning:")
+    repeats = common.context_length_repeats(st.session_state["sessions_lengths"])
+    if repeats:  # counted once, as --context-lengths does: said, not dropped silently
+        where.caption(common.md_escape(common.visible(repeats)))
     return lengths
 
 

@@ -17,14 +17,13 @@ from toolsearch.ui.collapse_views import show_collapse_table
 from toolsearch.ui.tables import form_grid_html, literal_table
 from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
-from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, request_cost_lines, shorter_length_lines, export_block, keep_called_lines,
                                            keep_forces_lines, frontier, headroom_action_words, headroom_listing_as_much, large_share_lines, more_headroom_clause,
                                            lowered_changes, lowered_servers, lowered_where, every_length_words, no_tools_lines,
                                            lower_goal_lines, core_only_lines, keeping_goal, worst_words,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
-                                           verdict_line, lengths_scope_words, MultiRecommendation)
+                                           verdict_line, lengths_scope_words, unnamed_reason, MultiRecommendation)
 from toolsearch.analysis.report import tier_and_form
 from toolsearch.analysis.wording import (CALLED_LISTED_COLUMN, cap_words, settings_name, settings_words, share_cell,
                                          threshold_value, threshold_words)
@@ -367,6 +366,9 @@ if common.require_catalog(v):
     st.text_input("Context lengths (tokens)", key="tuning_contexts",
                   help="Comma-separated, e.g. 32k, 128k, 200k, 1m; 'unknown' for a model whose context length the "
                        "harness does not know (fixed 10,000-token percentage leg).")
+    repeats = common.context_length_repeats(st.session_state.get("tuning_contexts") or "")
+    if repeats:  # counted once, as --context-lengths does: said, not dropped silently
+        st.caption(common.md_escape(common.visible(repeats)))
     c3.selectbox(GOAL_LABEL, list(MULTI_GOALS), key="tuning_multi_goal", format_func=GOAL_OPTIONS.__getitem__,
                  help="What the listing in the tool_search description must still give at every listed length "
                       "without a goal of its own (Other goal at some lengths, below). When it does "
@@ -484,9 +486,10 @@ if common.require_catalog(v):
                      f"{multi.fallback_words}.", icon=":material/block:")
         if multi.unnamed:
             # the reasons name servers: catalog text, invisible characters shown as markers as in the block
-            st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(common.visible(u.reason))}"
-                                                        for u in multi.unnamed))
-        for line in lower_goal_lines(multi):  # the goal that is reached: recommend's own line
+            # (a per-length goal one of them carries in the page's words: the goal, and what to enter in its field)
+            st.markdown("**Not named:**\n" + "\n".join(
+                f"- {common.md_escape(common.visible(unnamed_reason(multi, u, 'app')))}" for u in multi.unnamed))
+        for line in lower_goal_lines(multi, "app"):  # the goal that is reached: recommend's line, in the page's words
             st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/tune:")
         for line in core_only_lines(multi):  # a goal met by built-in tools alone, as recommend says it
             st.warning(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/report:")
@@ -561,7 +564,8 @@ if common.require_catalog(v):
                        f"goal at some lengths), or keep the {sidebar_name}.")
             subject = "The recommendation" if multi.reached else "The best reachable setting"
             keeping = keeping_goal(ladder, cfg, multi)  # the verified goal that keeps them, as recommend says it
-            keep = ("\n\n" + common.md_escape(keeping.words(sidebar_word)[0].upper() + keeping.words(sidebar_word)[1:])
+            keep_words = keeping.words(sidebar_word, "app") if keeping is not None else ""  # the goal in words
+            keep = ("\n\n" + common.md_escape(common.visible(keep_words[0].upper() + keep_words[1:]))
                     + ".") if keeping is not None else ""
             st.warning(f"{subject} lists less than the {sidebar_name} at {where}. {why}{keep}",
                        icon=":material/warning:")
@@ -616,7 +620,7 @@ if common.require_catalog(v):
                "above this compares that choice with the best one under the same budget: fewest servers "
                "collapsed, then most tool names shown, then the shortest listing. A what-if, not what the model "
                "sees." + ("" if not lengths_error else " The list above has an error, so the table shows "
-                          + ", ".join(context_words(n) for n in FALLBACK_LENGTHS[:-1])
+                          + ", ".join(ctx_text(n) for n in FALLBACK_LENGTHS[:-1])
                           + " and an unknown context length instead."))
     show_collapse_table(v, "tuning_collapse", lengths if not lengths_error else FALLBACK_LENGTHS, collapse_config)
 
