@@ -221,8 +221,10 @@ _GENERATED_CAMEL_CHARS = 5
 
 
 def option_shaped(word: str) -> bool:
-    """Whether ``word``, standing right after an option that takes a value (``--password WORD``),
-    reads as the next option rather than as that value.
+    """Whether ``word`` has the shape of an option name rather than of a generated value: the word
+    after an HTTP auth scheme word in free text (``token --verbose``) is not taken as credentials when
+    it has (:func:`mask_token_shapes`). After a secret option the next word is its value whatever its
+    shape (:func:`secret_option_value`).
 
     ``--`` (the end of the options) and words shaped like an option name (:data:`_OPTION_SHAPE`:
     ``-u``, ``-v``, ``-4``, ``--verbose``, ``--flag=x``, ``-listen-addr``, ``-Xmx512m``) are options;
@@ -235,8 +237,8 @@ def option_shaped(word: str) -> bool:
     digit or with a capital letter right after a small one (``-Ab_c9dEf-GhIj``, ``-XyzkQwvTab``;
     single-dash options are short or lower-case words: ``-insecure``, ``-Dfile.encoding``).
 
-    A value of small letters only (``--password -hunter``) cannot be told from an option by its
-    shape: it reads as an option (``--password=-hunter`` is read as the value it is).
+    A word of small letters only (``-hunter``) cannot be told from an option by its shape: it reads
+    as one.
     """
     if word == "--":
         return True
