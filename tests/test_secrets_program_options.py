@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import run_cli_process, write_json
+
 from toolsearch.engine import constants as C
 
 ROOT = Path(__file__).resolve().parent.parent

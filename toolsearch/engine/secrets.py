@@ -111,10 +111,19 @@ def secret_key_name(key: str) -> bool:
     return bool(secret_at) or "".join(words).endswith(_SECRET_ENDINGS)
 
 
-#: Options whose own value is read for a secret (a user's password, an environment variable, a
-#: header), written apart from it or glued (``-uadmin:pw``, ``-eAPI_KEY=x``, ``-H"X-Api-Key: x"``):
-#: never taken as the value of a secret option before them, so their own secret stays masked.
-VALUE_READING_OPTIONS = ("-u", "-U", "--user", "--proxy-user", "-e", "--env", "-H", "--header", "--headers")
+#: Options whose value is ``NAME=VALUE`` for the server's environment (``docker run -e``): the value
+#: is a secret, as every ``env`` value of a config is.
+ENV_OPTIONS = ("-e", "--env")
+#: Options whose value is an HTTP header (``mcp-remote --header "Authorization: Bearer x"``, ``-H``):
+#: the header value is a secret, as every ``headers`` value of a config is.
+HEADER_OPTIONS = ("-H", "--header", "--headers")
+#: Options whose value is ``USER:PASSWORD`` (curl's ``-u`` / ``--user``, ``--proxy-user``): the part
+#: after the first colon is a secret; a value without a colon is a user name only.
+USERINFO_OPTIONS = ("-u", "--user", "-U", "--proxy-user")
+#: Options whose own value is read for a secret (the three above), written apart from it or glued
+#: (``-uadmin:pw``, ``-eAPI_KEY=x``, ``-H"X-Api-Key: x"``): never taken as the value of a secret
+#: option before them, so their own secret stays masked.
+VALUE_READING_OPTIONS = (*USERINFO_OPTIONS, *ENV_OPTIONS, *HEADER_OPTIONS)
 _LONG_OPTION_NAME = re.compile(r"--[A-Za-z0-9][A-Za-z0-9_.\-]*")
 _GLUED_ENV = re.compile(r"-e[A-Za-z_][A-Za-z0-9_]*=.+", re.DOTALL)
 
@@ -165,8 +174,7 @@ GLUED_ONLY_PROGRAMS = frozenset(name for name in PROGRAM_SECRET_OPTIONS if name.
 def program_name(word: str) -> str:
     """The file name of a program as a command names it: ``/usr/bin/mysql`` and ``MYSQL.EXE`` →
     ``mysql``."""
-    name = re.split(r"[/\\]", word)[-1].lower()
-    return name[:-4] if name.endswith(".exe") else name
+    return re.split(r"[/\\]", word)[-1].lower().removesuffix(".exe")
 
 
 _COMMAND_WORD = re.compile(r"[;&|\n]|[^\s;&|'\"()]+")

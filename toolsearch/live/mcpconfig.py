@@ -57,20 +57,14 @@ from ..engine.secrets import (  # noqa: F401
     _BASE64_PIECE_MIN_CHARS, _LINE_BREAK, _PLAIN_WORD, _URL_IN_TEXT, SECRET_MIN_CHARS, _encoded_forms, _mask_query,
     _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, matrix_values, redact_url, scrub_data,
     mask_token_shapes, scrub_text, secret_list)
+from ..engine.secrets import ENV_OPTIONS as _ENV_OPTIONS  # the options whose values are read for a secret
+from ..engine.secrets import HEADER_OPTIONS as _HEADER_OPTIONS
+from ..engine.secrets import USERINFO_OPTIONS as _USERINFO_OPTIONS
 from ..engine.secrets import (GLUED_ONLY_PROGRAMS, PROGRAM_SECRET_OPTIONS, WRAPPER_PROGRAMS, SecretIndex, SecretValues,
                               program_name, secret_index, secret_key_name, secret_option_value)
 from .urlreading import host_disagreement
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
-#: Options whose value is ``NAME=VALUE`` for the server's environment (``docker run -e``): the value
-#: is a secret, as every ``env`` value of a config is.
-_ENV_OPTIONS = ("-e", "--env")
-#: Options whose value is an HTTP header (``mcp-remote --header "Authorization: Bearer x"``, ``-H``):
-#: the header value is a secret, as every ``headers`` value of a config is.
-_HEADER_OPTIONS = ("-H", "--header", "--headers")
-#: Options whose value is ``USER:PASSWORD`` (curl's ``-u`` / ``--user``, ``--proxy-user``): the part
-#: after the first colon is a secret; a value without a colon is a user name only.
-_USERINFO_OPTIONS = ("-u", "--user", "-U", "--proxy-user")
 _ENV_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
 
 
