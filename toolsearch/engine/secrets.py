@@ -183,7 +183,7 @@ _COMMAND_WORD = re.compile(r"[;&|\n]|[^\s;&|'\"()]+")
 def mask_program_options(text: str) -> str:
     """``text`` (a command line a model ran, free text) with the secret of each one-letter option
     that takes one in the program named before it (:data:`PROGRAM_SECRET_OPTIONS`) masked, as on a
-    server's command line: ``mysql -uroot -p••••  shop``, ``sshpass -p •••• ssh host``. A program's
+    server's command line: ``mysql -uroot -p•••• shop``, ``sshpass -p •••• ssh host``. A program's
     options are read up to the end of its command (``;``, ``|``, ``&``, a line break)."""
     if not any(name in text.lower() for name in ("mysql", "mariadb", "mongo", "sshpass", "redis-cli")):
         return text
