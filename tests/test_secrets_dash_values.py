@@ -1,9 +1,9 @@
 """A secret option's value that starts with ``-`` (``--password -Xy9kQ2w8vT``, ``--token
 -abc123def456``: a generated secret may begin with a dash) was shown in clear, and so was a
-server's echo of it. A word after a secret option is now its value unless it reads as the next
-option (:func:`toolsearch.engine.secrets.option_shaped`): ``--auth -u admin:pw`` keeps the password
-of ``-u`` masked, ``--token --verbose`` keeps ``--verbose`` as written and ``--password -`` (read
-from the standard input) names no secret. The server is ``tests/argv_echo_mcp_server.py``: it
+server's echo of it. A word after a secret option is now its value whatever it looks like
+(:func:`toolsearch.engine.secrets.secret_option_value`: ``--password -hunter`` and ``--token --verbose``
+too), unless it is ``--`` or an option whose own secret is read: ``--auth -u admin:pw`` keeps the
+password of ``-u`` masked; ``--password -`` (read from the standard input) names no secret. The server is ``tests/argv_echo_mcp_server.py``: it
 echoes its whole command line.
 """
 
@@ -28,11 +28,11 @@ AUTH_PASSWORD = "Pw0rdAfterAuth9"
 ENV_SECRET = "EnvAfterTok3n-77"
 ARGS = ["--password", DASHED[0], "--token", DASHED[1], "--api-key", DASHED[2], "--client-secret", DASHED[3],
         "--accessToken", DASHED[4], "--auth", "-u", f"admin:{AUTH_PASSWORD}", "--token", f"-eAPI_KEY={ENV_SECRET}",
-        "--secret", "--verbose", "--password", "-", "--api-key", "-k", "--token", "--", "-v"]
+        "--secret", "--verbose", "--password", "-", "--api-key", "-hunter", "--token", "--", "-v"]
 MASKED = ["--password", MASK, "--token", MASK, "--api-key", MASK, "--client-secret", MASK,
           "--accessToken", MASK, "--auth", "-u", f"admin:{MASK}", "--token", f"-eAPI_KEY={MASK}",
-          "--secret", "--verbose", "--password", "-", "--api-key", "-k", "--token", "--", "-v"]
-SECRETS = [*DASHED, AUTH_PASSWORD, ENV_SECRET]
+          "--secret", MASK, "--password", "-", "--api-key", MASK, "--token", "--", "-v"]
+SECRETS = [*DASHED, AUTH_PASSWORD, ENV_SECRET, "--verbose", "-hunter"]
 
 
 @pytest.mark.parametrize("word", ["-u", "-v", "-k", "-4", "-lc", "-p8080", "-O2", "-Xmx512m", "-token", "-insecure",
@@ -58,9 +58,10 @@ def test_a_dashed_value_is_masked_and_the_options_around_it_are_read_as_before()
     assert mask_arguments(["--auth", "-uadmin:Pw0rd", "--token", "--api-key", "Key0fApi", "--auth", "--oauth2token",
                            "T0kenOauth2"]) == ["--auth", f"-uadmin:{MASK}", "--token", "--api-key", MASK, "--auth",
                                                "--oauth2token", MASK]
-    # a word of small letters only reads as an option (its shape is one); `--password=-hunter` is the way to write it
-    assert mask_arguments(["--password", "-hunter"]) == ["--password", "-hunter"]
+    # a word of small letters only is the value too, and so is a long option: the program reads it as the value
+    assert mask_arguments(["--password", "-hunter"]) == ["--password", MASK]
     assert mask_arguments(["--password=-hunter"]) == [f"--password={MASK}"]
+    assert mask_arguments(["--auth", "--port", "8080"]) == ["--auth", MASK, "8080"]
     # Go-style single-dash options take it too
     assert mask_arguments(["-password", DASHED[0], "-v"]) == ["-password", MASK, "-v"]
     # inside a script, as on the command line
@@ -111,11 +112,11 @@ def test_a_failing_servers_stderr_and_the_snapshot_never_show_it(tmp_path) -> No
 
 COMMANDS = [f"mysql --password {DASHED[0]} -u root shop", f"deploy --api-key {DASHED[2]} --verbose",
             f"login --password=-{AUTH_PASSWORD}", f"deploy --verbose --password {ENV_SECRET}",
-            f"deploy --token --api-key {AUTH_PASSWORD}x", "mysql --password - -u root shop", "deploy --token --verbose",
+            f"deploy --token --api-key {AUTH_PASSWORD}x", "mysql --password - -u root shop", "deploy --token --verbose -hunter2",
             "curl --auth -u admin:Pw0rdCurl7 https://ci.example.com/api"]
 SHOWN = [f"mysql --password {MASK} -u root shop", f"deploy --api-key {MASK} --verbose", f"login --password={MASK}",
          f"deploy --verbose --password {MASK}", f"deploy --token --api-key {MASK}", "mysql --password - -u root shop",
-         "deploy --token --verbose", f"curl --auth -u admin:{MASK} https://ci.example.com/api"]
+         f"deploy --token {MASK} -hunter2", f"curl --auth -u admin:{MASK} https://ci.example.com/api"]
 
 
 def test_a_recorded_command_masks_a_dashed_value_and_reads_the_next_option_as_one() -> None:
@@ -135,6 +136,6 @@ def test_sessions_never_show_a_dashed_value_a_model_passed(tmp_path) -> None:
     catalog = Path(__file__).resolve().parent.parent / "sample_catalogs" / "team-workspace.yaml"
     as_json = run_cli_process("sessions", db, "--catalog", catalog, "--json")
     assert as_json.returncode == 0, as_json.stderr
-    assert not [s for s in [*SECRETS, "Pw0rdCurl7"] if s in as_json.stdout + as_json.stderr]
+    assert not [s for s in [*DASHED, AUTH_PASSWORD, ENV_SECRET, "Pw0rdCurl7"] if s in as_json.stdout + as_json.stderr]
     events = json.loads(as_json.stdout)["per_session"][0]["events"]
     assert [e["arguments"]["command"] for e in events if e["kind"] == "call"] == SHOWN

@@ -25,7 +25,8 @@ def test_a_go_style_secret_option_after_a_valueless_one_keeps_its_value_masked()
     args = ["--token", "-apiKey", "GoApiK3yValue", "--password", "-clientSecret", "GoCl1entSecret", "-v", "srv"]
     assert mask_arguments(args) == ["--token", MASK, MASK, "--password", MASK, MASK, "-v", "srv"]
     assert "GoApiK3yValue" in secret_arguments(args) and "GoCl1entSecret" in secret_arguments(args)
-    assert mask_arguments(["--token", "-apiKey", "-v"]) == ["--token", MASK, "-v"]
+    # the word after `-apiKey` is its value whatever it looks like
+    assert mask_arguments(["--token", "-apiKey", "-v", "srv"]) == ["--token", MASK, MASK, "srv"]
     spec = parse_config_data({"mcpServers": {"s": {"command": "srv", "args": args}}}, "mcp.json").servers[0]
     shown = json.dumps(spec.launch_preview(), ensure_ascii=False) + json.dumps(spec.redacted(), ensure_ascii=False)
     assert "GoApiK3yValue" not in shown and "GoCl1entSecret" not in shown, shown

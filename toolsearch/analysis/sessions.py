@@ -44,7 +44,8 @@ from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from ..engine.invisible import marker, quoted, reveal_line
-from ..engine.secrets import mask_token_shapes, option_shaped, scrub_data, scrub_text, secret_key_name
+from ..engine.secrets import (mask_program_options, mask_token_shapes, scrub_data, scrub_text, secret_key_name,
+                              secret_option_value)
 from ..engine.plan import listing_budget, split_tools
 from ..engine.wording import counted
 from ..engine.search import gate_term_text, required_coverage, tokenize, tokenize_unicode
@@ -261,19 +262,19 @@ def _mask_assigned(text: str) -> str:
         if C.SECRET_MASK in m.group(5):
             return m.group(0)
         return m.group(1) + m.group(2) + m.group(3) + m.group(4) + ":" + C.SECRET_MASK
-    return _USER_OPTION.sub(user, _mask_options(_ASSIGNED.sub(one, text)))
+    return _USER_OPTION.sub(user, _mask_options(mask_program_options(_ASSIGNED.sub(one, text))))
 
 
 def _option_value_masked(m: re.Match[str]) -> bool:
     """Whether the value of an :data:`_OPTION` match is a secret to mask: its option's name names
-    one, and the word is its value: after ``=`` any word, after a space one that does not read as the
-    next option (:func:`~toolsearch.engine.secrets.option_shaped`: ``--password -Xy9kQ2w8vT`` is a
-    value, ``--token --verbose`` and ``--auth -u admin:pw`` are not); ``-`` (the standard input) names
-    no secret."""
+    one, and the word is its value: after ``=`` any word, after a space any word but the next option
+    whose own secret is read (:func:`~toolsearch.engine.secrets.secret_option_value`, as on a
+    server's command line: ``--password -hunter`` and ``--token --verbose`` are values, ``--auth -u
+    admin:pw`` is not); ``-`` (the standard input) names no secret."""
     value = m.group(5)
     if not _secret_key(m.group(2)) or C.SECRET_MASK in value or value.lower() in _AUTH_WORDS or value == "-":
         return False
-    return "=" in m.group(3) or not option_shaped(value)
+    return "=" in m.group(3) or secret_option_value(value)
 
 
 def _mask_options(text: str) -> str:

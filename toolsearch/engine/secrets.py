@@ -47,23 +47,174 @@ SECRET_ANYWHERE_MIN_CHARS = 6
 _UNSAFE_NAME_CHARS = re.compile(C.UNSAFE_NAME_CHARS)
 
 
-#: A key names a secret when, lowercased without separators, it ends with one of these
-#: (``api_token``, ``X-Api-Key``, ``accessToken``, ``Authorization``, ``webhook_hmac``; not ``author``
-#: or ``max_tokens``)...
-_SECRET_KEY_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "authorization", "credential",
-                       "credentials", "privatekey", "cookie", "sessionkey", "accesskey", "signature", "bearer", "hmac")
-#: ...or is one of these (``auth``, ``oauth``, ``sig``: words that end other words, as in ``author``,
-#: ``config``).
-_SECRET_KEY_WORDS = ("auth", "oauth", "sig", "pin", "otp")
-_KEY_SEPARATORS = re.compile(r"[^a-z0-9]")
+#: The one rule for a name that says its value is a secret, wherever the name stands: a key of a
+#: config or of recorded call arguments (``api_key``, ``X-Api-Key``), a variable (``GITHUB_TOKEN=``),
+#: a header (``Authorization:``) or a command-line option (``--api-key``, ``-clientSecret``: the
+#: option's dashes aside, see :func:`secret_key_name`). A word of the name (split at ``-``, ``_``,
+#: ``.`` and camelCase humps, lowercased) is one of these...
+_SECRET_WORDS = frozenset({"token", "apikey", "key", "secret", "password", "passwd", "pwd", "pw", "pass", "passphrase",
+                           "credential", "credentials", "auth", "authorization", "bearer", "pat", "cookie", "jwt",
+                           "sig", "signature", "hmac", "oauth", "pin", "otp"})
+#: ...or the name, lowercased without separators, ends with one of these (``accesstoken``,
+#: ``XAPIKEY``, ``webhookhmac``; not ``tokenizer``).
+_SECRET_ENDINGS = ("token", "secret", "password", "passwd", "passphrase", "apikey", "credential", "credentials",
+                   "authorization", "privatekey", "sessionkey", "accesskey", "cookie", "signature", "bearer", "hmac")
+#: A word that makes the name about something else than the secret itself: a count
+#: (``--max-tokens 5``), a place (``--token-file``, ``--auth-url``, ``--oauth-callback-port``), a kind
+#: (``--auth-type``, ``--hmac-algorithm``, ``--oauth-flow``), an id (``--key-id``), a setting
+#: (``--sig-version``, ``--signature-format``) or a switch (``--no-auth``).
+_NOT_SECRET_WORDS = frozenset({
+    "max", "min", "limit", "limits", "count", "num", "number", "tokens", "budget", "length", "size",
+    "file", "path", "dir", "directory", "url", "uri", "endpoint", "host", "port", "server",
+    "type", "kind", "mode", "method", "scheme", "provider", "format", "name", "id", "ids",
+    "env", "var", "header", "timeout", "ttl", "expiry", "expires", "lifetime", "refresh",
+    "no", "disable", "disabled", "enable", "enabled", "use", "skip", "require", "required",
+    "only", "store", "storage", "cache", "location", "audience", "scope", "scopes", "issuer",
+    "algorithm", "algo", "alg", "version", "flow"})
+#: Words of :data:`_NOT_SECRET_WORDS` that make the name about something else wherever they stand
+#: (a count, a switch, where it is kept: ``--max-token``, ``--no-auth``, ``--cache-token``); the
+#: others do so only after the last secret word (``--token-file``, ``--key-id``), while before it they
+#: name whose or which secret it is: ``--server-token``, ``--provider-api-key``, ``--refresh-token``,
+#: ``--id-token`` and ``GOOGLE_REFRESH_TOKEN=`` are credentials.
+_MODIFIER_WORDS = frozenset({
+    "max", "min", "limit", "limits", "count", "num", "number", "budget", "length", "size",
+    "no", "disable", "disabled", "enable", "enabled", "use", "skip", "require", "required",
+    "only", "store", "storage", "cache", "timeout", "ttl", "expiry", "expires", "lifetime"})
+_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def name_words(name: str) -> list[str]:
+    """The words of a name, lowercased, its leading dashes aside: ``--accessToken`` → ``["access",
+    "token"]``, ``X-Api-Key`` → ``["x", "api", "key"]``, ``api_key`` → ``["api", "key"]``."""
+    return [w.lower() for part in re.split(r"[-_.]+", name.lstrip("-")) if part for w in _CAMEL_HUMP.split(part) if w]
 
 
 def secret_key_name(key: str) -> bool:
-    """True when a mapping key says its value is a secret: ``api_key``, ``X-Api-Key``,
-    ``accessToken``, ``Authorization``, ``password``, ``auth``… (not ``author`` or ``max_tokens``).
-    Used for recorded call arguments and for the keys of a harness config file."""
-    flat = _KEY_SEPARATORS.sub("", key.lower())
-    return flat in _SECRET_KEY_WORDS or flat.endswith(_SECRET_KEY_ENDINGS)
+    """True when a name says its value is a secret: ``api_key``, ``X-Api-Key``, ``accessToken``,
+    ``Authorization``, ``password``, ``auth``, ``GITHUB_PAT``, ``--refresh-token`` (not ``author``,
+    ``max_tokens``, ``token_file``, ``auth_url`` or ``no_auth``).
+
+    The one rule for every place a name stands: a key of a harness config, of recorded call
+    arguments or of JSON text, a variable (``API_KEY=x``), a header name and, its dashes aside, a
+    command-line option (:func:`toolsearch.live.mcpconfig.secret_arguments` adds only the option's
+    shape: a long or Go-style name, not one letter). A word of the name (:func:`name_words`) is a
+    secret word (:data:`_SECRET_WORDS`), or the name without separators ends like one
+    (:data:`_SECRET_ENDINGS`), and no word makes it about something else (:data:`_MODIFIER_WORDS`
+    anywhere, :data:`_NOT_SECRET_WORDS` after the last secret word)."""
+    words = name_words(key)
+    if not words or any(word in _MODIFIER_WORDS for word in words):
+        return False
+    secret_at = [i for i, word in enumerate(words) if word in _SECRET_WORDS or word.endswith(_SECRET_ENDINGS)]
+    last = secret_at[-1] if secret_at else -1
+    if any(word in _NOT_SECRET_WORDS for word in words[last + 1:]):
+        return False
+    return bool(secret_at) or "".join(words).endswith(_SECRET_ENDINGS)
+
+
+#: Options whose value is ``NAME=VALUE`` for the server's environment (``docker run -e``): the value
+#: is a secret, as every ``env`` value of a config is.
+ENV_OPTIONS = ("-e", "--env")
+#: Options whose value is an HTTP header (``mcp-remote --header "Authorization: Bearer x"``, ``-H``):
+#: the header value is a secret, as every ``headers`` value of a config is.
+HEADER_OPTIONS = ("-H", "--header", "--headers")
+#: Options whose value is ``USER:PASSWORD`` (curl's ``-u`` / ``--user``, ``--proxy-user``): the part
+#: after the first colon is a secret; a value without a colon is a user name only.
+USERINFO_OPTIONS = ("-u", "--user", "-U", "--proxy-user")
+#: Options whose own value is read for a secret (the three above), written apart from it or glued
+#: (``-uadmin:pw``, ``-eAPI_KEY=x``, ``-H"X-Api-Key: x"``): never taken as the value of a secret
+#: option before them, so their own secret stays masked.
+VALUE_READING_OPTIONS = (*USERINFO_OPTIONS, *ENV_OPTIONS, *HEADER_OPTIONS)
+_LONG_OPTION_NAME = re.compile(r"--[A-Za-z0-9][A-Za-z0-9_.\-]*")
+_GLUED_ENV = re.compile(r"-e[A-Za-z_][A-Za-z0-9_]*=.+", re.DOTALL)
+
+
+def secret_option_value(word: str) -> bool:
+    """Whether ``word``, written after an option whose name says it takes a secret (``--password
+    WORD``, ``-token WORD``, ``sshpass -p WORD``), is that option's value.
+
+    A program reads the word after an option that takes a value as that value whatever it looks
+    like, so it is, also when it starts with dashes: ``--password -hunter``, ``--password
+    -Xy9kQ2w8vT``, ``--token --verbose`` (a switch whose name says secret, ``--auth --verbose``, has
+    the next option masked with it: that loses a name, while showing a secret loses the secret).
+    It is not when it is ``--`` (the end of the options) or an option whose own value holds a
+    secret that is read on its own (:data:`VALUE_READING_OPTIONS`, glued or not, and a long
+    option whose name says secret: ``--auth -u admin:pw``, ``--token -eKEY=x``, ``--auth
+    --oauth2token x``): the secret after it is masked as that option's. ``-`` (the standard input)
+    is the value, and names no secret."""
+    if word == "--":
+        return False
+    name = word.partition("=")[0]
+    if name in VALUE_READING_OPTIONS or _GLUED_ENV.fullmatch(word):
+        return False
+    if (word[:2] in ("-u", "-U") or word.startswith("-H")) and not word.startswith("--") and ":" in word[2:]:
+        return False
+    return not (_LONG_OPTION_NAME.fullmatch(name) and secret_key_name(name))
+
+
+#: Programs whose one-letter option takes a secret, by the program's file name (no directory, no
+#: ``.exe``), with that option: ``-p`` glued to its value is the password of the MySQL and MariaDB
+#: clients (``mysql -uroot -pS3cret shop``; ``-p`` alone asks for it, and the word after it is the
+#: database); ``sshpass -p``, the MongoDB shell's and tools' ``-p`` and ``redis-cli -a`` take the
+#: next word, or their value glued. Elsewhere ``-p`` is mostly a port (``psql -p 5432``,
+#: ``server -p8080``) or a profile, and one letter says nothing: it is shown.
+PROGRAM_SECRET_OPTIONS: dict[str, str] = {
+    **dict.fromkeys(("sshpass", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport",
+                     "mongostat", "mongotop", "mongofiles"), "-p"),
+    **dict.fromkeys(("mysql", "mariadb", "mysqldump", "mariadb-dump", "mysqladmin", "mariadb-admin", "mysqlimport",
+                     "mariadb-import", "mysqlshow", "mariadb-show", "mysqlcheck", "mariadb-check", "mysqlslap",
+                     "mariadb-slap"), "-p"),
+    "redis-cli": "-a",
+}
+#: Those of :data:`PROGRAM_SECRET_OPTIONS` that run the command their first other word names.
+WRAPPER_PROGRAMS = frozenset({"sshpass"})
+#: Those of :data:`PROGRAM_SECRET_OPTIONS` whose option takes its secret glued only (``-pS3cret``).
+GLUED_ONLY_PROGRAMS = frozenset(name for name in PROGRAM_SECRET_OPTIONS if name.startswith(("mysql", "mariadb")))
+
+
+def program_name(word: str) -> str:
+    """The file name of a program as a command names it: ``/usr/bin/mysql`` and ``MYSQL.EXE`` →
+    ``mysql``."""
+    return re.split(r"[/\\]", word)[-1].lower().removesuffix(".exe")
+
+
+_COMMAND_WORD = re.compile(r"[;&|\n]|[^\s;&|'\"()]+")
+
+
+def mask_program_options(text: str) -> str:
+    """``text`` (a command line a model ran, free text) with the secret of each one-letter option
+    that takes one in the program named before it (:data:`PROGRAM_SECRET_OPTIONS`) masked, as on a
+    server's command line: ``mysql -uroot -p•••• shop``, ``sshpass -p •••• ssh host``. A program's
+    options are read up to the end of its command (``;``, ``|``, ``&``, a line break)."""
+    if not any(name in text.lower() for name in ("mysql", "mariadb", "mongo", "sshpass", "redis-cli")):
+        return text
+    out: list[str] = []
+    done = 0
+    context, pending = "", False
+    for match in _COMMAND_WORD.finditer(text):
+        word = match.group(0)
+        if word in (";", "&", "|", "\n"):
+            context, pending = "", False
+            continue
+        if pending:
+            pending = False
+            if secret_option_value(word) and word != "-" and word != C.SECRET_MASK:
+                out += [text[done:match.start()], C.SECRET_MASK]
+                done = match.end()
+            continue
+        if program_name(word) in PROGRAM_SECRET_OPTIONS:
+            context = program_name(word)
+            continue
+        if context in WRAPPER_PROGRAMS and not word.startswith("-"):
+            context = ""
+        short = PROGRAM_SECRET_OPTIONS.get(context)
+        if short is None:
+            continue
+        if word == short and context not in GLUED_ONLY_PROGRAMS:
+            pending = True
+        elif word.startswith(short) and len(word) > len(short) and word[len(short):] != C.SECRET_MASK:
+            out += [text[done:match.start() + len(short)], C.SECRET_MASK]
+            done = match.end()
+    return "".join(out) + text[done:]
 
 
 #: A word with the shape of an option: one or two dashes and a name, one letter or digit (``-u``,
@@ -78,8 +229,10 @@ _GENERATED_CAMEL_CHARS = 5
 
 
 def option_shaped(word: str) -> bool:
-    """Whether ``word``, standing right after an option that takes a value (``--password WORD``),
-    reads as the next option rather than as that value.
+    """Whether ``word`` has the shape of an option name rather than of a generated value: the word
+    after an HTTP auth scheme word in free text (``token --verbose``) is not taken as credentials when
+    it has (:func:`mask_token_shapes`). After a secret option the next word is its value whatever its
+    shape (:func:`secret_option_value`).
 
     ``--`` (the end of the options) and words shaped like an option name (:data:`_OPTION_SHAPE`:
     ``-u``, ``-v``, ``-4``, ``--verbose``, ``--flag=x``, ``-listen-addr``, ``-Xmx512m``) are options;
@@ -92,8 +245,8 @@ def option_shaped(word: str) -> bool:
     digit or with a capital letter right after a small one (``-Ab_c9dEf-GhIj``, ``-XyzkQwvTab``;
     single-dash options are short or lower-case words: ``-insecure``, ``-Dfile.encoding``).
 
-    A value of small letters only (``--password -hunter``) cannot be told from an option by its
-    shape: it reads as an option (``--password=-hunter`` is read as the value it is).
+    A word of small letters only (``-hunter``) cannot be told from an option by its shape: it reads
+    as one.
     """
     if word == "--":
         return True

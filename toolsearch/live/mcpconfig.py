@@ -57,69 +57,26 @@ from ..engine.secrets import (  # noqa: F401
     _BASE64_PIECE_MIN_CHARS, _LINE_BREAK, _PLAIN_WORD, _URL_IN_TEXT, SECRET_MIN_CHARS, _encoded_forms, _mask_query,
     _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, matrix_values, redact_url, scrub_data,
     mask_token_shapes, scrub_text, secret_list)
-from ..engine.secrets import SecretIndex, SecretValues, option_shaped, secret_index
+from ..engine.secrets import ENV_OPTIONS as _ENV_OPTIONS  # the options whose values are read for a secret
+from ..engine.secrets import HEADER_OPTIONS as _HEADER_OPTIONS
+from ..engine.secrets import USERINFO_OPTIONS as _USERINFO_OPTIONS
+from ..engine.secrets import (GLUED_ONLY_PROGRAMS, PROGRAM_SECRET_OPTIONS, WRAPPER_PROGRAMS, SecretIndex, SecretValues,
+                              program_name, secret_index, secret_key_name, secret_option_value)
 from .urlreading import host_disagreement
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
-#: Command-line options whose value is a secret (``--token=x``, ``--api-key x``, ``--accessToken x``):
-#: a word of the option name (split at ``-``, ``_`` and camelCase humps) is one of these...
-_SECRET_OPTION_WORDS = {"token", "apikey", "key", "secret", "password", "passwd", "pwd", "pw", "pass", "passphrase",
-                        "credential", "credentials", "auth", "authorization", "bearer", "pat", "cookie", "jwt",
-                        "sig", "hmac", "oauth"}
-#: ...or the name, lowercased without separators, ends with one of these (``--accesstoken``; not
-#: ``--tokenizer``).
-_SECRET_OPTION_PARTS = ("token", "secret", "password", "passwd", "passphrase", "apikey", "credential")
-#: A word that makes the option about something else than the secret itself: a count
-#: (``--max-tokens 5``), a place (``--token-file``, ``--auth-url``, ``--oauth-callback-port``), a kind
-#: (``--auth-type``, ``--hmac-algorithm``, ``--oauth-flow``), an id (``--key-id``), a setting
-#: (``--sig-version``) or a switch (``--no-auth``).
-_NOT_SECRET_WORDS = {"max", "min", "limit", "limits", "count", "num", "number", "tokens", "budget", "length", "size",
-                     "file", "path", "dir", "directory", "url", "uri", "endpoint", "host", "port", "server",
-                     "type", "kind", "mode", "method", "scheme", "provider", "format", "name", "id", "ids",
-                     "env", "var", "header", "timeout", "ttl", "expiry", "expires", "lifetime", "refresh",
-                     "no", "disable", "disabled", "enable", "enabled", "use", "skip", "require", "required",
-                     "only", "store", "storage", "cache", "location", "audience", "scope", "scopes", "issuer",
-                     "algorithm", "algo", "alg", "version", "flow"}
-#: Words of :data:`_NOT_SECRET_WORDS` that make the option about something else wherever they stand
-#: (a count, a switch, where it is kept: ``--max-token``, ``--no-auth``, ``--cache-token``); the
-#: others do so only after the last secret word (``--token-file``, ``--key-id``), while before it they
-#: name whose or which secret it is: ``--server-token``, ``--provider-api-key``, ``--refresh-token``,
-#: ``--id-token`` and ``GOOGLE_REFRESH_TOKEN=`` are credentials.
-_MODIFIER_WORDS = {"max", "min", "limit", "limits", "count", "num", "number", "budget", "length", "size",
-                   "no", "disable", "disabled", "enable", "enabled", "use", "skip", "require", "required",
-                   "only", "store", "storage", "cache", "timeout", "ttl", "expiry", "expires", "lifetime"}
-#: Options whose value is ``NAME=VALUE`` for the server's environment (``docker run -e``): the value
-#: is a secret, as every ``env`` value of a config is.
-_ENV_OPTIONS = ("-e", "--env")
-#: Options whose value is an HTTP header (``mcp-remote --header "Authorization: Bearer x"``, ``-H``):
-#: the header value is a secret, as every ``headers`` value of a config is.
-_HEADER_OPTIONS = ("-H", "--header", "--headers")
-#: Options whose value is ``USER:PASSWORD`` (curl's ``-u`` / ``--user``, ``--proxy-user``): the part
-#: after the first colon is a secret; a value without a colon is a user name only.
-_USERINFO_OPTIONS = ("-u", "--user", "-U", "--proxy-user")
 _ENV_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
-_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-
-
-def _option_words(name: str) -> list[str]:
-    """``--accessToken`` → ``["access", "token"]``; ``--api_key`` → ``["api", "key"]``."""
-    return [w.lower() for part in re.split(r"[-_.]+", name.lstrip("-")) if part for w in _CAMEL_HUMP.split(part) if w]
 
 
 def _is_secret_option(name: str) -> bool:
-    """True for a long option (``--name``, or Go-style ``-name``) whose name says its value is a secret (see
-    :data:`_SECRET_OPTION_WORDS`, :data:`_NOT_SECRET_WORDS`)."""
+    """True for a long option (``--name``, or Go-style ``-name``) whose name says its value is a secret
+    (:func:`~toolsearch.engine.secrets.secret_key_name`, the rule config keys, variables and header
+    names are read by too: ``--api-key``, ``--accessToken``, ``-clientSecret``; not ``--max-tokens``
+    or ``--token-file``). A one-letter option (``-p``, ``-k``) is never one by its name: what it takes
+    depends on the program (:data:`PROGRAM_SECRET_OPTIONS`)."""
     if not name.startswith("-") or name.startswith("---") or len(name) < 3 or name[1:2].isdigit():
         return False
-    words = _option_words(name)
-    if not words or any(word in _MODIFIER_WORDS for word in words):
-        return False
-    secret_at = [i for i, word in enumerate(words) if word in _SECRET_OPTION_WORDS or word.endswith(_SECRET_OPTION_PARTS)]
-    last = secret_at[-1] if secret_at else -1
-    if any(word in _NOT_SECRET_WORDS for word in words[last + 1:]):
-        return False
-    flat = "".join(words)
-    return bool(secret_at) or flat.endswith(_SECRET_OPTION_PARTS)
+    return secret_key_name(name)
 
 
 def _names_no_secret(value: str) -> bool:
@@ -202,31 +159,35 @@ def _dashed_secret_option(arg: str) -> bool:
 def _takes_as_value(pending: str, arg: str) -> bool:
     """Whether ``arg`` is the value of the option before it, whose kind is ``pending``
     (:func:`_option_kind`). A header option takes the next argument whatever it is. A secret
-    option (``--password``) takes one that does not read as the next option
-    (:func:`~toolsearch.engine.secrets.option_shaped`: ``--password -Xy9kQ2w8vT`` and
-    ``--token -abc123def456`` are values, ``--token --verbose`` and ``--auth -u admin:pw`` are not)
-    and is none of the options whose values are read here: a generated-looking value is never
-    taken at the cost of the next option's secret (``--auth -uadmin:pw``, ``--token -eKEY=x``,
-    ``--auth --oauth2token x``). Environment and user options take one that does not start with
-    ``-`` (``python -u -m server``: no user name follows ``-u`` there)."""
+    option (``--password``, ``-password``, ``sshpass -p``) takes it whatever it looks like, as a
+    program that reads the word after such an option as its value does: ``--password -hunter``,
+    ``--password -Xy9kQ2w8vT`` and ``--token --verbose`` are values (a switch whose name says secret,
+    ``--auth --verbose``, has the next option masked with it: that loses a name, showing a secret
+    would lose the secret). It does not take ``--`` (the end of the options) or an option whose own
+    value is read here: a word is never taken at the cost of the next option's secret
+    (``--auth -u admin:pw``, ``--auth -uadmin:pw``, ``--token -eKEY=x``, ``--auth --oauth2token x``).
+    Environment and user options take one that does not start with ``-`` (``python -u -m server``:
+    no user name follows ``-u`` there)."""
     if pending in ("header", "header value"):
         return True
     if pending != "secret" or not arg.startswith("-"):
         return not arg.startswith("-")
-    name = arg.partition("=")[0]
-    glued_env = _glued_kind(arg) == "env" and arg.partition("=")[2] != ""  # not base64's "=" padding
-    if option_shaped(arg) or glued_env or _glued_kind(arg) in ("header", "userinfo"):
-        return False
-    return not (name.startswith("--") and _option_kind(name) is not None)
+    return secret_option_value(arg)
 
 
-def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
+def _argument_parts(args: list[str], program: str = "") -> list[tuple[str, str | None, str]]:
     """Each argument as ``(prefix, kind, value)``: ``kind`` is ``None`` for an argument shown as it
     is (then ``value`` is the whole argument), else the secret kind of the option it is the value of
     (``--token=x`` → ``("--token=", "secret", "x")``; ``-eNAME=x`` → ``("-e", "env", "NAME=x")``; the
-    argument after ``--api-key`` → ``("", "secret", "x")``)."""
+    argument after ``--api-key`` → ``("", "secret", "x")``).
+
+    ``program`` is the command that gets ``args``; it, or a later word that names one of
+    :data:`PROGRAM_SECRET_OPTIONS` (``docker exec db mysql -pX``, a script's first word), makes
+    that program's one-letter secret option read as one from there on (``mysql -pX`` →
+    ``("-p", "secret", "X")``)."""
     out: list[tuple[str, str | None, str]] = []
     pending: str | None = None
+    context = program_name(program) if program else ""
     for arg in args:
         if pending is not None and _takes_as_value(pending, arg):
             if pending == "header" and _HEADER_NAME.fullmatch(arg) and _is_secret_option("--" + arg):
@@ -239,11 +200,23 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
             # text: the values under its secret-named keys (:func:`_secret_pairs`), URL credentials.
             env_text = pending == "env" and not _ENV_ASSIGNMENT.fullmatch(arg)
             out.append(("", None if env_text else "header" if pending == "header value" else pending, arg))
-            # A generated-looking value that is also a Go-style secret option (`--token -apiKey X`) may be
-            # either: masked as the value, and the word after it masked too if it is that option's value.
+            # A value that is also a Go-style secret option (`--token -apiKey X`) may be either: masked as
+            # the value, and the word after it masked too if it is that option's value.
             pending = "secret" if pending == "secret" and _dashed_secret_option(arg) else None
             continue
         pending = None
+        if program_name(arg) in PROGRAM_SECRET_OPTIONS:
+            context = program_name(arg)
+        elif context in WRAPPER_PROGRAMS and not arg.startswith("-"):
+            context = ""  # `sshpass -p X ssh -p 2222 host`: the command it runs, whose -p is its own
+        short = PROGRAM_SECRET_OPTIONS.get(context)
+        if short is not None and arg == short and context not in GLUED_ONLY_PROGRAMS:
+            out.append(("", None, arg))  # sshpass -p S3cret, redis-cli -a S3cret
+            pending = "secret"
+            continue
+        if short is not None and arg.startswith(short) and len(arg) > len(short):
+            out.append((short, "secret", arg[len(short):]))  # mysql -pS3cret
+            continue
         name, eq, value = arg.partition("=")
         # only a word shaped like an option name is one: `-uadmin:MySecret1` is curl's -u glued to its
         # value (its password's "Secret" made it read as a secret option, shown whole)
@@ -414,7 +387,7 @@ def free_text_secrets(text: str) -> list[str]:
             + (line[2].split()[1:] if line is not None else []))
 
 
-def secret_arguments(args: Iterable[str]) -> list[str]:
+def secret_arguments(args: Iterable[str], program: str = "") -> list[str]:
     """The secret values in a command line: of secret-looking options (``--token=abc``,
     ``--api-key abc``, ``--accessToken abc``, ``--client_secret=abc``: the name has a word like
     token, key, secret, password, auth, oauth, credential, sig, hmac, and none like max, file, url,
@@ -423,11 +396,12 @@ def secret_arguments(args: Iterable[str]) -> list[str]:
     (``--header "Authorization: Bearer abc"``, ``-H``: ``Bearer abc`` and ``abc``) and of user
     options (``-u admin:abc``, ``--user``, ``--proxy-user``: ``abc``); in any other
     argument, those of :func:`free_text_secrets` (URL credentials and query values, known
-    credential shapes). A secret option's value is the word after it (or after its ``=``), also one
-    starting with ``-`` that does not read as the next option (:func:`_takes_as_value`:
-    ``--password -Xy9kQ2w8vT``)."""
+    credential shapes). A secret option's value is the word after it (or after its ``=``), whatever
+    it looks like (:func:`_takes_as_value`: ``--password -hunter``, ``--token --verbose``). ``program``
+    is the command that gets ``args``: a one-letter option that takes a secret in that program
+    (``mysql -pabc``, ``sshpass -p abc``: :data:`PROGRAM_SECRET_OPTIONS`) is read as one."""
     out: list[str] = []
-    for _, kind, value in _argument_parts(list(args)):
+    for _, kind, value in _argument_parts(list(args), program):
         if kind is None:
             out.extend(free_text_secrets(value))
             out.extend(_script_secrets(value))
@@ -481,17 +455,25 @@ def _script_secrets(text: str, depth: int = _SCRIPT_DEPTH) -> list[str]:
     in it): the script of ``bash -lc "npx server --api-key x"``, ``sh -c``, ``cmd /c``, a wrapper's
     command. Its words are read as arguments, and a word of it that is a script in turn
     (``bash -c "sh -c 'npx server --token x'"``) likewise, up to ``depth`` scripts deep."""
+    return [value for _, value in _script_items(text, depth)]
+
+
+def _script_items(text: str, depth: int) -> list[tuple[str, str]]:
+    """:func:`_script_secrets` of ``text``, each as ``(glued, secret)``: ``glued`` is the one-letter
+    option of :data:`PROGRAM_SECRET_OPTIONS` written right before it (``mysql -pX``: ``("-p", "X")``),
+    else ``""``."""
     if depth <= 0 or text.split() == [text]:
         return []
-    out: list[str] = []
-    for _, kind, value in _argument_parts(_command_words(text)):
+    out: list[tuple[str, str]] = []
+    for prefix, kind, value in _argument_parts(_command_words(text)):
         if kind is None:
             whole = _WHOLE_URL.fullmatch(value)
             if whole:  # a word that is one URL, read as the program given it reads it
-                out.extend(_url_secrets(whole.group(1)))
-            out.extend(_script_secrets(value, depth - 1))
+                out.extend(("", secret) for secret in _url_secrets(whole.group(1)))
+            out.extend(_script_items(value, depth - 1))
         else:
-            out.extend(_option_secret(kind, value))
+            glued = prefix if kind == "secret" and prefix and not prefix.endswith("=") else ""
+            out.extend((glued, secret) for secret in _option_secret(kind, value))
     return out
 
 
@@ -499,9 +481,13 @@ def _mask_script(text: str) -> str:
     """One argument as written with its free-text secrets (:func:`_mask_free_text`) and, when it
     holds a whole command line, its options' secrets (:func:`_script_secrets`) shown as ``••••``."""
     masked = _mask_free_text(text)
-    for value in sorted(set(_script_secrets(text)), key=len, reverse=True):
+    items = _script_items(text, _SCRIPT_DEPTH)
+    for value in sorted({value for _, value in items}, key=len, reverse=True):
         # where it stands as a word of its own: a token "x" leaves the x of "npx" alone
         masked = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(value)}(?![A-Za-z0-9_])", C.SECRET_MASK, masked)
+    for glued, value in sorted({item for item in items if item[0]}, key=lambda item: len(item[1]), reverse=True):
+        # glued to its option at the start of a word (`mysql -pS3cret`)
+        masked = re.sub(rf"(?<![^\s'\"]){re.escape(glued + value)}(?![A-Za-z0-9_])", glued + C.SECRET_MASK, masked)
     return masked
 
 
@@ -521,7 +507,8 @@ def command_secrets(command: str) -> list[str]:
     ``--token x``, ``--api-key=x``, ``-e NAME=x``)."""
     found = free_text_secrets(command)
     if command.split() != [command]:
-        found += secret_arguments(_command_words(command)[1:])
+        words = _command_words(command)
+        found += secret_arguments(words[1:], words[0] if words else "")
     return found
 
 
@@ -529,20 +516,22 @@ def _mask_command(command: str) -> str:
     """``command`` as written with its secrets (:func:`command_secrets`) shown as ``••••``."""
     text = _mask_free_text(command)
     if command.split() != [command]:
-        for value in sorted(set(secret_arguments(_command_words(command)[1:])), key=len, reverse=True):
+        words = _command_words(command)
+        for value in sorted(set(secret_arguments(words[1:], words[0] if words else "")), key=len, reverse=True):
             text = text.replace(value, C.SECRET_MASK)
     return text
 
 
-def mask_arguments(args: Iterable[str]) -> list[str]:
+def mask_arguments(args: Iterable[str], program: str = "") -> list[str]:
     """``args`` with the secret values of :func:`secret_arguments` shown as ``••••`` (``NAME=••••``
     for an environment option, ``Name: ••••`` for a header option); a value that is only
     ``${VAR}`` placeholders is kept as written (it names no secret). In any other argument, URL
     credentials and query values and known credential shapes are masked
     (:func:`~toolsearch.engine.secrets.mask_credential_shapes`), and so are the options' secrets of an
-    argument that holds a whole command line (``bash -lc "npx server --api-key x"``)."""
+    argument that holds a whole command line (``bash -lc "npx server --api-key x"``). ``program`` is
+    the command that gets ``args`` (``mysql``: ``-pabc`` is shown ``-p••••``, see :func:`secret_arguments`)."""
     return [prefix + (_mask_script(value) if kind is None else _masked_value(kind, value))
-            for prefix, kind, value in _argument_parts(list(args))]
+            for prefix, kind, value in _argument_parts(list(args), program)]
 
 #: Top-level shapes, in detection order: (kind, key path).
 CONFIG_KINDS = ("mcpServers", "mcp_servers", "servers", "mcp.servers")
@@ -655,7 +644,7 @@ class ServerSpec:
         out: dict[str, Any] = {"name": self.name, "transport": self.transport, "enabled": self.enabled}
         if self.transport == "stdio":
             out["command"] = _mask_command(shown.get("command", self.command) or "")
-            out["args"] = mask_arguments(shown.get("args", self.args))
+            out["args"] = mask_arguments(shown.get("args", self.args), shown.get("command", self.command) or "")
             if self.cwd is not None:
                 out["cwd"] = shown.get("cwd", self.cwd)
             if self.env:
@@ -695,7 +684,7 @@ class ServerSpec:
 
     def own_secrets(self) -> list[str]:
         """This entry's secret values as they are (no encodings, no :attr:`peer_secrets`)."""
-        values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args),
+        values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args, self.command or ""),
                   *command_secrets(self.command or ""), *self.written_secrets]
         for name, header in self.headers.items():  # "Bearer xyz": scrub the token on its own too
             values += cookie_values(header) if _COOKIE_HEADER.fullmatch(name.strip()) else header.split()[1:]
@@ -737,7 +726,7 @@ class ServerSpec:
         if self.transport == "stdio":
             command = fields.get("command", self.command) or ""
             args = fields.get("args", self.args)
-            line = _shell_line([command, *mask_arguments(args)])
+            line = _shell_line([command, *mask_arguments(args, command)])
             cwd = fields.get("cwd", self.cwd) if self.cwd is not None else None
             return {"transport": "stdio", "command_line": self.scrub(line),
                     "cwd": self.scrub(cwd) if cwd is not None else None,
@@ -1582,13 +1571,15 @@ def _written_secrets(raw: Any) -> list[str]:
             found += text.split(":", 1)[1].split() if ":" in text else []
         for text in texts if key == "headers" else ():
             found += text.split()[1:]
+    command = raw.get("command")
     for key in ("args", "command"):
         value = raw.get(key)
         if isinstance(value, str):
             words = _command_words(value) if key == "command" else value.split()
         else:
             words = _strings_in(value)
-        found += secret_arguments(words) + [v for word in words for v in free_text_secrets(word)]
+        program = command if key == "args" and isinstance(command, str) else ""
+        found += secret_arguments(words, program) + [v for word in words for v in free_text_secrets(word)]
     for key in URL_KEYS:  # every key a URL may be under, read or not
         for text in _strings_in(raw.get(key)):
             found += _url_secrets(text)
