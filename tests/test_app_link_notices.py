@@ -28,7 +28,7 @@ def app(query: dict[str, str]) -> AppTest:
 def test_a_bad_value_is_named_without_the_sample_names_reason(query, key):
     notices = [w.value for w in app(query).warning if "ignored" in w.value]
     assert len(notices) == 1, notices
-    assert f"value for {key} " in notices[0]
+    assert f"value for {key}, " in notices[0]
     assert "shipped sample" not in notices[0], notices[0]
     assert "the default is used" in notices[0]
 
@@ -44,8 +44,9 @@ def test_an_unknown_sample_session_name_is_said_as_left_out():
 def test_two_bad_values_are_named_in_one_plural_sentence():
     """Two values a link cannot use read "values for pct and cap are … the defaults are used", not
     "value for pct, cap is … the default is used"."""
-    notices = [w.value for w in app({"pct": "abc", "cap": "x"}).warning if "ignored" in w.value]
+    notices = [w.value.split("\n\n")[0] for w in app({"pct": "abc", "cap": "x"}).warning if "ignored" in w.value]
     assert notices == ["The link's values for pct and cap are not valid here and were ignored; the defaults are used."]
-    notices = [w.value for w in app({"pct": "abc", "cap": "x", "headroom": "nan"}).warning if "ignored" in w.value]
+    notices = [w.value.split("\n\n")[0] for w in app({"pct": "abc", "cap": "x", "headroom": "nan"}).warning
+               if "ignored" in w.value]
     assert notices == ["The link's values for pct, cap and headroom are not valid here and were ignored; the "
                        "defaults are used."]

@@ -216,7 +216,7 @@ def test_bad_link_values_are_ignored_with_a_notice(query, key):
     at.run()
     assert not at.exception, at.exception
     notices = [w.value for w in at.warning if "ignored" in w.value or "left out" in w.value]
-    assert len(notices) == 1 and (f"for {key} " in notices[0] or f"link's {key} names" in notices[0]), notices
+    assert len(notices) == 1 and (f"for {key}, " in notices[0] or f"for {key} names" in notices[0] or f"link's {key} names" in notices[0]), notices
     state = at.session_state
     assert state["tuning_contexts"] == "32k, 128k, 200k, 1m" or key != "lengths"
     assert state["tuning_headroom"] == 0.0 or key != "headroom"

@@ -329,11 +329,21 @@ SUMMARY_CELLS_JS = """() => Array.from(document.querySelectorAll('[data-testid=s
                          text_width: r.getBoundingClientRect().width, cell: td.getBoundingClientRect().width,
                          overflows: td.scrollWidth > td.clientWidth + 1}; })"""
 
+#: The Tuning page's form grid's rows title ("threshold_pct (%)"): how many lines its text takes, and
+#: where it ends against where the columns' title ("context length (tokens)") starts, on the same row.
+AXIS_TITLES_JS = """() => { const box = e => { const r = document.createRange(); r.selectNodeContents(e); return r; };
+    const grid = document.querySelector('[data-testid=stMain] .ts-heat');
+    const corner = box(grid.querySelector('th.corner')), x = box(grid.querySelector('th.x'));
+    const rects = Array.from(corner.getClientRects()).filter(r => r.width > 0);
+    return {text: grid.querySelector('th.corner').textContent, lines: new Set(rects.map(r => Math.round(r.top))).size,
+            end: corner.getBoundingClientRect().right, x_start: x.getBoundingClientRect().left}; }"""
+
 
 def test_summary_reads_whole_in_the_tuning_grid(browser, app_url):  # noqa: F811
     """On a catalog whose listing collapses to summary lines at small budgets (issue-tracker), every
     "summary" cell of the form grid shows the word whole on one line, inside its cell: at 1024 px it
-    broke as "sum-" / "mary" (and before that ran into the next cell). At 1024 px and at 1400 px
+    broke as "sum-" / "mary" (and before that ran into the next cell). The rows' title, threshold_pct (%),
+    reads on one line, clear of the columns' title (it broke as "threshold_" / "pct (%)"). At 1024 px and at 1400 px
     (the page opened once, then laid out again at 1400 px: the server sends it the same at any width)."""
     context, page = _open(browser, app_url, "tuning?catalog=issue-tracker", 1024)
     try:
@@ -346,6 +356,10 @@ def test_summary_reads_whole_in_the_tuning_grid(browser, app_url):  # noqa: F811
             for cell in cells:
                 assert cell["text"] == "summary" and cell["lines"] == 1 and not cell["overflows"], (width, cell)
                 assert cell["text_width"] <= cell["cell"], (width, cell)
+            # the rows' title on one line: it broke inside the name as "threshold_" / "pct (%)"
+            titles = page.evaluate(AXIS_TITLES_JS)
+            assert titles["text"] == "threshold_pct (%)" and titles["lines"] == 1, (width, titles)
+            assert titles["end"] < titles["x_start"], (width, titles)  # clear of the columns' title
             page.locator("[data-testid=stMain] .ts-heat").first.screenshot(
                 path=str(ARTIFACTS / f"layout-tuning-summary-{width}.png"))
     finally:

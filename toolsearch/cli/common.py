@@ -20,7 +20,7 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from ..engine.invisible import json_text, normalisation_note, quoted, reveal, reveal_line
+from ..engine.invisible import json_text, normalisation_note, quoted, quoted_short, reveal, reveal_line
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
@@ -610,11 +610,11 @@ def headroom_pct(text: str) -> float:
     try:
         value = float(ascii_digits(text).strip().rstrip("%"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {quoted(text)}") from None
+        raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {quoted_short(text)}") from None
     if not 0 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"expected 0 to 1000 (%), got {quoted(text)}")
+        raise argparse.ArgumentTypeError(f"expected 0 to 1000 (%), got {quoted_short(text)}")
     if round(value, 2) != value:
-        raise argparse.ArgumentTypeError(f"expected a percentage with at most two decimals, such as 12.5, got {quoted(text)}")
+        raise argparse.ArgumentTypeError(f"expected a percentage with at most two decimals, such as 12.5, got {quoted_short(text)}")
     return value
 
 

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from wcwidth import wcswidth
 
-from ..engine.invisible import mark_controls, marker, quoted, reveal, shortened
+from ..engine.invisible import mark_controls, marker, quoted, quoted_short, reveal, shortened
 from ..engine import constants as C
 from ..engine.wording import counted
 
@@ -93,14 +93,14 @@ def whole_number(text: str, expected: str, least: int | None = None, most: int |
     try:
         number, scaled = read_number(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)}") from None
+        raise argparse.ArgumentTypeError(f"{expected}, got {quoted_short(text)}") from None
     if number != number.to_integral_value():
         written = scaled or "e" in text.lower()
         which = f", which is {number.normalize():f}{' ' + unit if unit else ''}" if written else ""
-        raise argparse.ArgumentTypeError(f"{not_whole or expected}, got {quoted(text)}{which}")
+        raise argparse.ArgumentTypeError(f"{not_whole or expected}, got {quoted_short(text)}{which}")
     value = int(number)
     if (least is not None and value < least) or (most is not None and value > most):
-        raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)}")
+        raise argparse.ArgumentTypeError(f"{expected}, got {quoted_short(text)}")
     return value
 
 
@@ -118,17 +118,17 @@ def list_items(text: str, what: str, one: str) -> list[str]:
     """
     parts = text.split(",")
     if not any(part.strip() for part in parts):
-        raise argparse.ArgumentTypeError(f"expected comma-separated {what}, got {quoted(text)}")
+        raise argparse.ArgumentTypeError(f"expected comma-separated {what}, got {quoted_short(text)}")
     match = re.search(THOUSANDS_ZERO_GROUP, text)
     if match:  # 4,000 or 1,050 among the items: a thousands separator, never a value written 000 or 050
         number = match.group(0)
         raise argparse.ArgumentTypeError(
-            f"{quoted(number)} reads as {' and '.join(number.split(','))}, as a comma separates {what}; "
+            f"{quoted_short(number)} reads as {' and '.join(number.split(','))}, as a comma separates {what}; "
             "write each value without a thousands separator")
     for position, part in enumerate(parts, 1):
         if not part.strip():
             raise argparse.ArgumentTypeError(
-                f"item {position} of {quoted(text)} is empty: expected {one} between each two commas "
+                f"item {position} of {quoted_short(text)} is empty: expected {one} between each two commas "
                 "(two commas in a row, or a comma at an end, leave an item out)")
     return parts
 
@@ -227,7 +227,7 @@ def split_context_lengths(text: str, what: str = "context lengths", one: str = "
         example = (f"{digits} or {_k_form(int(digits))}" if int(digits) <= C.CONTEXT_LENGTH_ARG_MAX
                    else "32000, 128k, 1m")
         raise argparse.ArgumentTypeError(
-            f"{quoted(number)} reads as {' and '.join(number.split(','))} tokens, as a comma separates {what}; "
+            f"{quoted_short(number)} reads as {' and '.join(number.split(','))} tokens, as a comma separates {what}; "
             f"write each {one} without a thousands separator, e.g. {example}")
     return [part for part in text.split(",") if part.strip()]
 
@@ -253,7 +253,7 @@ def parse_threshold_pct(text: str) -> str:
     if not math.isfinite(number):
         raise argparse.ArgumentTypeError(
             f"expected a number of percent from {C.THRESHOLD_PCT_MIN:g} to {C.THRESHOLD_PCT_MAX:g} "
-            f"(values outside are clamped), got {quoted(text)}")
+            f"(values outside are clamped), got {quoted_short(text)}")
     return value
 
 
@@ -514,7 +514,7 @@ def goal_argument(text: str, empty_items: bool = False) -> GoalArgument:
         value = value.strip()
         if value not in GOALS:
             close = difflib.get_close_matches(value.casefold(), GOALS, n=1, cutoff=0.6)  # NAMES, Full too
-            raise argparse.ArgumentTypeError(f"{quoted(part)}: expected a goal ({choices}) or LENGTH=GOAL such as 200k=full"
+            raise argparse.ArgumentTypeError(f"{quoted_short(part)}: expected a goal ({choices}) or LENGTH=GOAL such as 200k=full"
                                              + (f"; did you mean '{close[0]}'?" if close else ""))
         if not sep:
             if goal is not None:
@@ -523,7 +523,7 @@ def goal_argument(text: str, empty_items: bool = False) -> GoalArgument:
             goal = value
             continue
         if not length_text.strip():  # parse_context_length reads blank as unknown
-            raise argparse.ArgumentTypeError(f"{quoted(part)}: no length before '='; write LENGTH=GOAL such as 200k=full "
+            raise argparse.ArgumentTypeError(f"{quoted_short(part)}: no length before '='; write LENGTH=GOAL such as 200k=full "
                                              f"(unknown=GOAL for an unknown context length)")
         try:
             length = parse_context_length(length_text.strip())
@@ -533,15 +533,15 @@ def goal_argument(text: str, empty_items: bool = False) -> GoalArgument:
             if joined is not None:
                 commas = re.sub(r"[;|\s]+", ",", part)
                 raise argparse.ArgumentTypeError(
-                    f"{quoted(part)}: expected LENGTH=GOAL such as 200k=full, got a goal ('{joined}') in the length; "
-                    f"separate the items with commas ({quoted(commas)})") from None
-            raise argparse.ArgumentTypeError(f"{quoted(part)}: {exc}") from None
+                    f"{quoted_short(part)}: expected LENGTH=GOAL such as 200k=full, got a goal ('{joined}') in the length; "
+                    f"separate the items with commas ({quoted_short(commas)})") from None
+            raise argparse.ArgumentTypeError(f"{quoted_short(part)}: {exc}") from None
         if length in by_length:
-            raise argparse.ArgumentTypeError(f"{quoted(part)}: {quoted(first[length])} already gives that length a goal")
+            raise argparse.ArgumentTypeError(f"{quoted_short(part)}: {quoted_short(first[length])} already gives that length a goal")
         by_length[length] = value
         first[length] = part
     if goal is None and not by_length:
-        raise argparse.ArgumentTypeError(f"expected a goal ({choices}) or LENGTH=GOAL items, got {quoted(text)}")
+        raise argparse.ArgumentTypeError(f"expected a goal ({choices}) or LENGTH=GOAL items, got {quoted_short(text)}")
     return GoalArgument(goal, by_length)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import math
+import re
 import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +33,8 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes, source_stem
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.samples import docs_elsewhere, samples_dir
-from toolsearch.cli.textfmt import goal_argument
+from toolsearch.cli.common import headroom_pct
+from toolsearch.cli.textfmt import goal_argument, parse_listing_max_tokens, parse_threshold_pct
 from toolsearch.cli.textfmt import context_lengths_with_repeats
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
@@ -138,11 +140,13 @@ def _flag(text: str) -> bool:
 
 _QP = {  # query key -> (session key, parser)
     "catalog": ("catalog", str), "ctx": ("ctx_choice", str), "ctxn": ("ctx_custom", int),
-    "pct": ("threshold_pct", float), "cap": ("listing_max_tokens", int), "listing": ("listing", str),
+    # pct, cap and headroom as the command line's options read them (5%, 4k, 10%), checked first by _FIELD_CHECKS
+    "pct": ("threshold_pct", lambda text: float(parse_threshold_pct(text))),
+    "cap": ("listing_max_tokens", lambda text: int(parse_listing_max_tokens(text))), "listing": ("listing", str),
     "enabled": ("enabled", str), "limit": ("search_default_limit", int), "maxlimit": ("max_search_limit", int),
     "tok": ("tokenizer", str), "dtok": ("display_tokenizer", str), "names": ("naming", str),
     # the Tuning page's question: kept across pages and in the link
-    "lengths": ("tuning_contexts", str), "goal": ("tuning_multi_goal", str), "headroom": ("tuning_headroom", float),
+    "lengths": ("tuning_contexts", str), "goal": ("tuning_multi_goal", str), "headroom": ("tuning_headroom", headroom_pct),
     "goals": ("tuning_length_goals", str),
     # server names may hold commas: written with a backslash before them (join_escaped)
     "except": ("tuning_except", lambda text: [s for s in split_escaped(text) if s]),
@@ -218,14 +222,50 @@ def context_length_repeats(text: str) -> str | None:
     return f"Context lengths: {'; '.join(repeats)}." if repeats else None
 
 
+#: A ``--goal`` option pasted in front of a field's goals (``--goal names,128k=full``, ``--goal=…``).
+_GOAL_OPTION = re.compile(r"^\s*--goal(?:\s*=\s*|\s+)")
+
+
+def _pasted_goal(text: str) -> tuple[str, str | None]:
+    """``text`` without a leading ``--goal`` and, when what is left starts with a bare goal before
+    ``LENGTH=GOAL`` items (``names,128k=full``, as ``recommend --goal`` takes it), the items and that
+    goal; else ``text`` (the ``--goal`` taken off) and ``None``."""
+    text = _GOAL_OPTION.sub("", text, count=1)
+    try:
+        parsed = goal_argument(text, empty_items=True)
+    except argparse.ArgumentTypeError:
+        return text, None
+    if parsed.goal is None or not parsed.by_length:
+        return text, None
+    items = [p.strip() for p in text.split(",") if p.strip() and "=" in p]
+    return ", ".join(items), parsed.goal
+
+
+def length_goals_note(text: str, goal: str | None) -> str | None:
+    """What :func:`parse_length_goals` read from a ``--goal`` value pasted whole into the *Other goal
+    at some lengths* field (``--goal names,128k=full``): its ``LENGTH=GOAL`` items are used, and its
+    leading goal belongs in the goal selector, which holds ``goal`` (plain text, for a caption under
+    the field). ``None`` when the text holds no leading goal, or has an error (said as an error)."""
+    items, leading = _pasted_goal(text)
+    if leading is None or parse_length_goals(text)[1] is not None:
+        return None
+    where = ("which holds it" if goal == leading else
+             f"which holds {goal}: choose {leading} there to use it" if goal else "which sets it")
+    return (f"Other goals: read as {items}. The leading goal, {leading}, is the goal of every other length: it "
+            f"belongs in “Goal (all other lengths)”, {where}.")
+
+
 def parse_length_goals(text: str) -> tuple[dict[int | None, str], str | None]:
     """Per-length goals from text such as ``200k=full, 1m=full`` (the ``LENGTH=GOAL`` items of
     ``recommend --goal``; blank: none); or an error message naming the first bad item, or one
     saying that the list has more than :data:`MAX_CONTEXT_LENGTHS` items (:func:`items_over_limit`:
-    each goal is for a length of the context lengths, which hold no more). A bare goal is refused:
-    the page's goal selector gives the goal of the other lengths."""
+    each goal is for a length of the context lengths, which hold no more). A bare goal alone is
+    refused: the page's goal selector gives the goal of the other lengths. A ``--goal`` value pasted
+    whole (``--goal names,128k=full``) gives its ``LENGTH=GOAL`` items, and
+    :func:`length_goals_note` says where its leading goal belongs."""
     if not text.strip():
         return {}, None
+    text = _pasted_goal(text)[0]
     count = items_over_limit(text)
     if count is not None:
         return {}, (f"Other goals: at most {MAX_CONTEXT_LENGTHS} lengths, this list has {count:,}; give a goal "
@@ -236,13 +276,75 @@ def parse_length_goals(text: str) -> tuple[dict[int | None, str], str | None]:
         return {}, f"Other goals: {str(exc).rstrip('.?')}{'?' if str(exc).endswith('?') else '.'}"
     if parsed.goal is not None:
         return {}, (f"Other goals: {parsed.goal!r} has no length; write LENGTH=GOAL items such as 200k=full "
-                    "(the goal selector sets the other lengths).")
+                    "(the goal selector, Goal (all other lengths), sets the other lengths).")
     return parsed.by_length, None
 
 
 #: Text values checked by a parser (an error message means the link's value is ignored).
 _TEXT_CHECKS = {"tuning_contexts": lambda text: parse_context_lengths(text)[1],
                 "tuning_length_goals": lambda text: parse_length_goals(text)[1]}
+
+
+def headroom_error(text: str) -> str | None:
+    """Why a headroom, as typed in the Tuning page's *Headroom (%)* field or given by a link
+    (``headroom=``), cannot be used, in the words of ``recommend --headroom``
+    (:func:`toolsearch.cli.common.headroom_pct`: 0 to 1000 %, at most two decimals):
+    ``"Headroom (%): expected 0 to 1000 (%), got '-5'."``; ``None`` when it can."""
+    try:
+        headroom_pct(text)
+    except argparse.ArgumentTypeError as exc:
+        return f"Headroom (%): {exc}."
+    return None
+
+
+def _option_error(label: str, parse) -> Any:
+    """A check of a link's text by a command-line option's parser: ``"LABEL: its message."`` or ``None``."""
+    def check(text: str) -> str | None:
+        try:
+            parse(text)
+        except argparse.ArgumentTypeError as exc:
+            return f"{label}: {exc}."
+        return None
+    return check
+
+
+#: What a link's value is checked with before it is read: the message of the field that takes the
+#: same text on the page (the Tuning page's context lengths, other goals and headroom), or of the
+#: option that takes it on the command line (threshold_pct and listing_max_tokens, whose sidebar
+#: boxes take only numbers), so a link's value and a typed one are refused in the same words.
+_FIELD_CHECKS = {**_TEXT_CHECKS, "tuning_headroom": headroom_error,
+                 "threshold_pct": _option_error("threshold_pct", parse_threshold_pct),
+                 "listing_max_tokens": _option_error("listing_max_tokens", parse_listing_max_tokens)}
+
+
+def _link_expected(qkey: str, skey: str) -> str:
+    """What a link's ``qkey`` takes, for a value that no field's check refuses (:data:`_FIELD_CHECKS`)
+    but that cannot be used: ``"ctx: expected one of 8K, …, custom (its tokens in ctxn=) or unknown."``."""
+    if skey in _CHOICES:
+        options = [f"{o} (its tokens in ctxn=)" if skey == "ctx_choice" and o == "custom" else o
+                   for o in _CHOICES[skey]]
+        return f"{qkey}: expected one of {', '.join(options[:-1])} or {options[-1]}."
+    if skey == "tuning_keep_called":
+        return f"{qkey}: expected true or false."
+    if skey in _RANGES:
+        low, high = _RANGES[skey]
+        return f"{qkey}: expected a whole number from {low:,} to {high:,}."
+    return f"{qkey}: expected another value."
+
+
+def link_ignored_words(ignored: Sequence[tuple[str, str, str]]) -> str:
+    """The notice for a link's values that cannot be used, ``(query key, value as given, why)``
+    each: which keys, that the defaults are used, and for each its value (as :func:`link_name`
+    quotes it: literal, invisible characters shown, cut when long) and why (Markdown escaped), in
+    one sentence for one value and a list under one sentence for several."""
+    if len(ignored) == 1:
+        ((qkey, raw, why),) = ignored
+        return (f"The link's value for {qkey}, {link_name(raw)}, is not valid here and was ignored; the default is "
+                f"used. {md_escape(visible(why))}")
+    keys = [qkey for qkey, _, _ in ignored]
+    return (f"The link's values for {', '.join(keys[:-1])} and {keys[-1]} are not valid here and were ignored; the "
+            "defaults are used.\n\n" + "\n".join(f"- {qkey}, {link_name(raw)}: {md_escape(visible(why))}"
+                                                 for qkey, raw, why in ignored))
 
 
 #: Sidebar control groups, and the groups each page shows (by url_path; "" is the Overview). A
@@ -277,39 +379,42 @@ def _init_state() -> None:
         return
     state = {key: (list(value) if isinstance(value, list) else value) for key, value in _DEFAULTS.items()}
     params = st.query_params
-    ignored, left_out = [], []  # values not used at all; lists with names that are not shipped samples
+    ignored: list[tuple[str, str, str]] = []  # values not used at all: (query key, value as given, why)
+    left_out = []  # lists with names that are not shipped samples
     too_long: list[tuple[str, int]] = []  # lists of lengths or goals over MAX_CONTEXT_LENGTHS items: (key, items)
     settled: list[str] = []  # budget values used clamped or rounded, each with its note
     for qkey, (skey, parse) in _QP.items():
         if qkey not in params:
             continue
+        raw = params[qkey]
+        if skey in _TEXT_CHECKS and items_over_limit(raw) is not None:  # said at once, with the limit
+            too_long.append((qkey, items_over_limit(raw)))
+            continue
+        why = _FIELD_CHECKS[skey](raw) if skey in _FIELD_CHECKS else None
+        if why:  # in the words the field (or the option) gives for the same text
+            ignored.append((qkey, raw, why))
+            continue
         try:
-            value = parse(params[qkey])
-        except (TypeError, ValueError):
-            ignored.append(qkey)
+            value = parse(raw)
+        except (TypeError, ValueError, argparse.ArgumentTypeError):
+            ignored.append((qkey, raw, _link_expected(qkey, skey)))
             continue
         if skey in _CHOICES and value not in _CHOICES[skey]:
-            ignored.append(qkey)
+            ignored.append((qkey, raw, _link_expected(qkey, skey)))
             continue
         if skey in _BUDGET_RANGES:  # clamped (and threshold_pct rounded) as a typed value is; nan and inf are ignored
             try:
                 value, note = settle_budget_value(skey, value)
             except ValueError:
-                ignored.append(qkey)
+                ignored.append((qkey, raw, _link_expected(qkey, skey)))
                 continue
             if note:
                 settled.append(f"The link's {qkey}: {note}")
         elif skey in _RANGES:  # nan, inf and out-of-range values are ignored (the default stays)
             low, high = _RANGES[skey]
             if not low <= value <= high:
-                ignored.append(qkey)
+                ignored.append((qkey, raw, _link_expected(qkey, skey)))
                 continue
-        if skey in _TEXT_CHECKS and items_over_limit(value) is not None:  # said at once, with the limit
-            too_long.append((qkey, items_over_limit(value)))
-            continue
-        if skey in _TEXT_CHECKS and _TEXT_CHECKS[skey](value):
-            ignored.append(qkey)
-            continue
         if skey in _LIST_CHOICES:  # unknown names are left out, and said so
             known = _LIST_CHOICES[skey]()
             if any(item not in known for item in value):
@@ -329,10 +434,7 @@ def _init_state() -> None:
             notices.append((f"The link names a catalog {link_name(asked)} that is not a shipped sample, so the "
                             f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead.", True))
     if ignored:
-        notices.append((f"The link's value for {ignored[0]} is not valid here and was ignored; the default is used."
-                        if len(ignored) == 1 else
-                        f"The link's values for {', '.join(ignored[:-1])} and {ignored[-1]} are not valid here and were "
-                        "ignored; the defaults are used.", False))
+        notices.append((link_ignored_words(ignored), False))
     notices.extend((f"The link's value for {qkey} is not valid here and was ignored: it has {count:,} items, and a list "
                     f"holds at most {MAX_CONTEXT_LENGTHS} lengths; the default is used.", False)
                    for qkey, count in too_long)

@@ -313,9 +313,10 @@ _HEAT_STYLE = """<style>
 .ts-heat th{font-weight:600;color:inherit;padding:.15rem .2rem;text-align:center;white-space:nowrap;
   font-variant-numeric:tabular-nums}
 .ts-heat th.y{text-align:right;width:5.2rem}
-.ts-heat th.x{font-weight:400;opacity:.8;font-size:.75rem}
-.ts-heat th.corner{text-align:right;font-weight:400;font-size:.75rem;opacity:.8;white-space:normal;
-  vertical-align:bottom;width:5.2rem}
+.ts-heat th.corner{text-align:left;font-weight:400;font-size:.75rem;opacity:.8;white-space:nowrap;overflow:visible;
+  vertical-align:bottom}
+/* right-aligned: the rows' axis title (th.corner) runs to the right on the same line */
+.ts-heat th.x{font-weight:400;opacity:.8;font-size:.75rem;text-align:right}
 .ts-heat td{text-align:center;padding:.35rem 0;border-radius:3px;line-height:1.2;font-size:var(--cell-font,.8rem)}
 .ts-heat td.at{outline:3px solid #000;outline-offset:-1px;box-shadow:0 0 0 3px #fff;font-weight:700}
 .ts-heat .at-mark{display:block;font-size:.68rem;font-weight:400;opacity:.8}
@@ -385,8 +386,11 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
     esc = html.escape
     mark = '<span class="at-mark">sidebar</span>'
     corner = "threshold_pct (%)" if by_pct else "listing_max_tokens (tokens)"
-    over = f'<tr><th></th><th class="x" colspan="{len(contexts)}">context length (tokens)</th></tr>'
-    head = [f'<th class="corner">{esc(corner).replace("_", "_<wbr>")}</th>']
+    # the rows' axis title over their labels, on one line running to the right over the empty left part of
+    # the top row: in the 2.8rem label column it broke inside the name ("threshold_" / "pct (%)")
+    over = (f'<tr><th class="corner" scope="col">{esc(corner)}</th>'
+            f'<th class="x" colspan="{len(contexts)}">context length (tokens)</th></tr>')
+    head = ['<td class="corner-gap"></td>']
     for c in contexts:
         here = at is not None and c == at[0]
         head.append(f'<th title="{c:,} tokens">{esc(context_label(c))}{mark if here else ""}</th>')

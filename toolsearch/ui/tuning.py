@@ -148,6 +148,29 @@ def session_controls(where) -> None:
             st.button("Clear my session files", key="tuning_session_clear", on_click=_clear_session_uploads)
 
 
+#: Session keys: the headroom in use before the field's change, and why a typed headroom was refused.
+HEADROOM_KEPT, HEADROOM_REFUSED = "_tuning_headroom_kept", "_tuning_headroom_refused"
+
+
+def headroom_text(value: float) -> str:
+    """A headroom as typed (``-5``, ``12.5``, ``12.345``): every digit it has, no ``.0``."""
+    text = repr(float(value))
+    return text.removesuffix(".0")
+
+
+def _headroom_typed() -> None:
+    """on_change of *Headroom (%)*: a value ``recommend --headroom`` refuses (below 0, above
+    :data:`~toolsearch.engine.constants.HEADROOM_PCT_MAX`, finer than 0.01) is not used: the field
+    goes back to the headroom in use, and why is said under it (:func:`toolsearch.ui.common.headroom_error`,
+    the words a link's ``headroom=`` gets)."""
+    typed = st.session_state.get("tuning_headroom")
+    why = common.headroom_error(headroom_text(typed)) if typed is not None else None
+    if why:
+        kept = st.session_state.get(HEADROOM_KEPT, C.HEADROOM_PCT_DEFAULT)
+        st.session_state["tuning_headroom"] = kept
+        st.session_state[HEADROOM_REFUSED] = f"{why[:-1]}; the headroom stays {kept:g}%."
+
+
 def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int, replaced: tuple[float, int]) -> None:
     # what the click replaced stays the yardstick of "lists less than" (compared_settings)
     remember_replaced((threshold_pct, listing_max_tokens), replaced)
@@ -380,15 +403,25 @@ if common.require_catalog(v):
                   help="LENGTH=GOAL items for lengths of the list that need another goal (full, names, listed or "
                        "any), e.g. names at 32K but every tool with its description from 200K up. A longer length "
                        "never gets a smaller budget than a shorter one, so it may get more than it asks.")
+    pasted = common.length_goals_note(st.session_state.get("tuning_length_goals") or "",
+                                      st.session_state.get("tuning_multi_goal"))
+    if pasted:  # a --goal value pasted whole: its items are used, and where its leading goal goes is said
+        c3.caption(common.md_escape(common.visible(pasted)))
     c4, c5 = st.columns(2)
     c4.multiselect("May collapse (exceptions)", servers, key="tuning_except", format_func=common.visible,
                    help="Servers that may become one summary line: “every server named except these”.")
     c5.multiselect("Must stay named", servers, key="tuning_keep", format_func=common.visible,
                    help="Servers that must stay at names or better, whatever the goal.")
     c6, c7 = st.columns(2)
-    c6.number_input("Headroom (%)", min_value=0.0, max_value=C.HEADROOM_PCT_MAX, step=5.0, format="%g", key="tuning_headroom",
+    # no min or max of its own: the browser kept a value out of range without a word, so it is checked here
+    st.session_state[HEADROOM_KEPT] = st.session_state.get("tuning_headroom", C.HEADROOM_PCT_DEFAULT)
+    c6.number_input("Headroom (%)", step=5.0, format="%g", key="tuning_headroom", on_change=_headroom_typed,
                     help="Keep the budget at least this much above the listing at every length, so the setting "
-                         "survives catalog growth. 0 gives the tight answer.")
+                         f"survives catalog growth. 0 gives the tight answer; at most {C.HEADROOM_PCT_MAX:g}%, "
+                         "with at most two decimals.")
+    refused = st.session_state.pop(HEADROOM_REFUSED, None)
+    if refused:  # said once, under the field
+        c6.warning(common.md_escape(refused), icon=":material/warning:")
     session_controls(c7)
     if (st.session_state.get("tuning_session_samples") or st.session_state.get(SESSION_UPLOADS)
             or st.session_state.get(f"{PATH_PREFIX}_path_read")):
