@@ -415,9 +415,22 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
 GITHUB_FORMAT_COMMANDS = ("check", "lint")
 
 
+#: A word that reads as a negative number (``-32k``, ``-5``, ``-1.5``, ``-5,000``, ``-32k,128k``): argparse
+#: takes only ``-5`` and ``-1.5`` for a value, and says "expected one argument" for the rest, where the
+#: option's own check says what it expects. No option of toolsearch starts with a dash and a digit.
+DASH_NUMBER = re.compile(r"^-\.?\d[^\s]*$")
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with usage errors on one stderr line (DESIGN.md: one-line message, exit 2), and the
-    nearest command or value named when one is misspelled."""
+    nearest command or value named when one is misspelled. A word that reads as a negative number
+    (:data:`DASH_NUMBER`) is the value of the option before it, so the option's check refuses it
+    in its own words."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # argparse's own pattern, widened: it decides which words are values, not options
+        self._negative_number_matcher = DASH_NUMBER
 
     def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
         # kept for error(): which words a list option took (a subcommand's parser gets its own)

@@ -1,0 +1,61 @@
+"""Usage errors a first-time user meets, each in toolsearch's own words on one line (exit 2)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from toolsearch.cli.commands import build_parser
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOG = str(ROOT / "sample_catalogs" / "five-servers.yaml")
+CONTEXT_LENGTH = "expected a positive number of tokens from 1 to 10,000,000,000 (e.g. 200000, 200k, 1m) or 'unknown'"
+
+
+def test_a_negative_number_is_the_value_of_the_option_before_it() -> None:
+    done = run_cli("recommend", CATALOG, "--context-lengths", "-32k", "--goal", "names")
+    assert done.returncode == 2
+    assert done.stderr == f"toolsearch recommend: error: argument --context-lengths: {CONTEXT_LENGTH}, got '-32k'\n"
+
+
+@pytest.mark.parametrize("value", ["-32k", "-5", "-1.5", "-5,000", "-32k,128k", "-.5"])
+def test_a_negative_number_gets_the_same_message_with_or_without_equals(value: str) -> None:
+    apart = run_cli("recommend", CATALOG, "--context-lengths", value, "--goal", "names")
+    joined = run_cli("recommend", CATALOG, f"--context-lengths={value}", "--goal", "names")
+    assert apart.returncode == joined.returncode == 2
+    assert apart.stderr == joined.stderr
+    assert "expected one argument" not in apart.stderr
+
+
+@pytest.mark.parametrize("args", [["plan", CATALOG, "--context-length", "-32k"],
+                                  ["sweep", CATALOG, "--context-lengths", "-32k"],
+                                  ["check", CATALOG, "--goal", "names", "--context-lengths", "-32k"],
+                                  ["harnesses", CATALOG, "--context-lengths", "-32k"]])
+def test_every_command_takes_a_negative_number_for_a_value(args: list[str]) -> None:
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert "expected one argument" not in done.stderr
+    assert f"{CONTEXT_LENGTH}, got '-32k'" in done.stderr
+
+
+def test_a_negative_cap_is_clamped_as_with_an_equals_sign() -> None:
+    apart, joined = run_cli("plan", CATALOG, "--listing-max-tokens", "-5k"), run_cli("plan", CATALOG, "--listing-max-tokens=-5k")
+    assert apart.returncode == joined.returncode == 0
+    assert apart.stdout == joined.stdout and apart.stderr == joined.stderr
+    assert "--listing-max-tokens -5000 is outside 200..60000, so it was clamped to 200" in apart.stderr
+
+
+def test_options_still_read_as_options() -> None:
+    done = run_cli("search", CATALOG, "-q", "issue", "--limit", "1", "--json")
+    assert done.returncode == 0, done.stderr
+
+
+def test_every_command_parser_reads_negative_numbers_as_values() -> None:
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    for name, command in commands.items():
+        assert command._parse_optional("-32k") is None, name
+        assert command._parse_optional("--help") is not None, name
