@@ -402,9 +402,9 @@ def test_unknown_tokenizer(tiny) -> None:
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["plan"], "the following arguments are required: SOURCE"),
+    (["plan"], "the following arguments are required: SOURCE; expected SOURCE: a catalog file (YAML/JSON) or an "
+               "MCP client config"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
-    ([], "the following arguments are required: COMMAND"),
     (["plan", "{tiny}", "--context-length", "lots"], "expected a positive number of tokens"),
     (["sweep", "{tiny}", "--threshold-pcts", "a,b"], "argument --threshold-pcts: expected a number of percent"),
     (["plan", "{tiny}", "--listing", "sometimes"], "argument --listing: invalid choice"),

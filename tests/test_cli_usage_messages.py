@@ -59,3 +59,35 @@ def test_every_command_parser_reads_negative_numbers_as_values() -> None:
     for name, command in commands.items():
         assert command._parse_optional("-32k") is None, name
         assert command._parse_optional("--help") is not None, name
+
+
+def test_no_command_lists_the_commands_as_help_does() -> None:
+    done = run_cli()
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert lines[0] == "toolsearch: error: expected a COMMAND, one of:"
+    assert lines[-1] == "Run 'toolsearch COMMAND --help' for a command's options and examples."
+    listed = " ".join(line.strip() for line in lines[1:-1])
+    helped = " ".join(run_cli("--help").stdout.split())
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for action in commands._get_subactions():
+        assert f"{action.dest} {' '.join(action.help.split())}" in " ".join(listed.split())
+        assert f"{action.dest} {' '.join(action.help.split())}" in helped
+    assert lines[1].startswith("  plan  ")
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["plan"], "toolsearch plan: error: the following arguments are required: SOURCE; expected SOURCE: a catalog "
+               "file (YAML/JSON) or an MCP client config"),
+    (["lint"], "toolsearch lint: error: the following arguments are required: CATALOG; expected CATALOG: a catalog "
+               "file (YAML/JSON) or an MCP client config"),
+    (["describe"], "toolsearch describe: error: the following arguments are required: SOURCE... NAME; expected "
+                   "SOURCE... NAME: a catalog file (YAML/JSON) or an MCP client config, then the tool names"),
+    (["diff"], "toolsearch diff: error: the following arguments are required: A, B; expected A and B: each a "
+               "catalog file (YAML/JSON)"),
+    (["snapshot"], "toolsearch snapshot: error: the following arguments are required: CONFIG; expected CONFIG: an "
+                   "MCP client config file"),
+])
+def test_a_missing_file_says_what_the_file_is(args: list[str], expected: str) -> None:
+    done = run_cli(*args)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", expected + "\n")

@@ -411,6 +411,17 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
     return f"unrecognized arguments: {' '.join(extra)}" + (f"; {'; '.join(hints)}" if hints else "")
 
 
+#: What a command's file arguments are, by the argument's ``dest``, said when none is given.
+EXPECTED_FILES = {
+    "sources": "a catalog file (YAML/JSON) or an MCP client config",
+    "files": "a catalog file (YAML/JSON) or an MCP client config",
+    "catalog": "a catalog file (YAML/JSON)",
+    "a": "a catalog file (YAML/JSON)",
+    "b": "a catalog file (YAML/JSON)",
+    "configs": "an MCP client config file",
+    "sessions": "a session file (a Hermes state.db, a session export, a trajectory or a transcript)",
+}
+
 #: The commands whose ``--format github`` reports bad input as a workflow annotation.
 GITHUB_FORMAT_COMMANDS = ("check", "lint")
 
@@ -438,8 +449,13 @@ class Parser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str):  # type: ignore[override]
+        commands = self._commands_list(message)
+        if commands is not None:  # bare "toolsearch": what it takes, as --help lists it
+            self.exit(2, f"{self.prog}: error: expected a COMMAND, one of:\n{commands}"
+                         f"Run '{self.prog} COMMAND --help' for a command's options and examples.\n")
+        swallowed = self._swallowed_files(message)
         # one line whatever the arguments held: a newline in an unknown argument is a marker
-        line = (f"{reveal_line(message + self._swallowed_files(message))}"
+        line = (f"{reveal_line(message + (swallowed or self._expected_files(message)))}"
                 f"{reveal_line(self._misspelt_required(message))}{did_you_mean(message)}")
         title = self._github_title()
         if title is not None:  # as for every other bad input of check/lint --format github
@@ -459,6 +475,40 @@ class Parser(argparse.ArgumentParser):
             if word == "--format=github" or (word == "--format" and given[index + 1:index + 2] == ["github"]):
                 return f"toolsearch {command}: bad input"
         return None
+
+    def _commands_list(self, message: str) -> str | None:
+        """For "the following arguments are required: COMMAND" (no command given): the commands with
+        their one-line summaries, formatted as ``--help`` lists them. ``None`` for any other message."""
+        if message != "the following arguments are required: COMMAND":
+            return None
+        subparsers = next((action for action in self._actions  # noqa: SLF001 - argparse has no API
+                           if isinstance(action, argparse._SubParsersAction)), None)  # noqa: SLF001
+        if subparsers is None:
+            return None
+        formatter = self._get_formatter()
+        formatter._indent()  # noqa: SLF001 - as --help indents them under its heading
+        formatter.add_arguments(subparsers._get_subactions())  # noqa: SLF001
+        return formatter.format_help()
+
+    def _expected_files(self, message: str) -> str:
+        """For "the following arguments are required: SOURCE": what SOURCE is (``; expected SOURCE: a
+        catalog file (YAML/JSON) or an MCP client config``), from :data:`EXPECTED_FILES` by the
+        argument's name. ``""`` when no file or name argument is missing."""
+        required = "the following arguments are required: "
+        if not message.startswith(required):
+            return ""
+        wanted: dict[str, list[str]] = {}
+        for name in (name.strip() for name in message[len(required):].split(",")):
+            action = next((a for a in self._actions if not a.option_strings and a.metavar == name), None)
+            if action is None:
+                continue
+            what = EXPECTED_FILES.get(action.dest)
+            if what is not None:
+                if "NAME" in name:  # describe and call: the files, then the tool names
+                    what += ", then the tool names"
+                wanted.setdefault(what, []).append(name)
+        return "".join(f"; expected {' and '.join(names)}: {'each ' if len(names) > 1 else ''}{what}"
+                       for what, names in wanted.items())
 
     def _misspelt_required(self, message: str) -> str:
         """For "the following arguments are required: --context-lengths" when the words given hold
