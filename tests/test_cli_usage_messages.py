@@ -91,3 +91,17 @@ def test_no_command_lists_the_commands_as_help_does() -> None:
 def test_a_missing_file_says_what_the_file_is(args: list[str], expected: str) -> None:
     done = run_cli(*args)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", expected + "\n")
+
+
+def test_an_unknown_option_near_no_real_one_names_none_and_points_to_help() -> None:
+    done = run_cli("lint", CATALOG, "--rule", "nope")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("toolsearch: error: unrecognized arguments: --rule nope; '--rule' is not an option of "
+                           "toolsearch lint ('toolsearch lint --help' lists its options)\n")
+
+
+def test_a_misspelt_option_still_names_the_one_meant() -> None:
+    done = run_cli("lint", CATALOG, "--fromat", "json", "--frob")
+    assert done.stderr == ("toolsearch: error: unrecognized arguments: --fromat json --frob; did you mean '--format' "
+                           "for '--fromat'?; '--frob' is not an option of toolsearch lint ('toolsearch lint --help' "
+                           "lists its options)\n")

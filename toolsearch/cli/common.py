@@ -350,6 +350,20 @@ def nearest(word: str, candidates: Sequence[str]) -> str | None:
     return found[0] if found else None
 
 
+#: How close a misspelt option must be to a real one to be named (difflib's ratio of the names
+#: without their dashes, which every option shares: ``--rule`` is not near ``--profile``).
+OPTION_CUTOFF = 0.7
+
+
+def nearest_option(flag: str, options: Sequence[str]) -> str | None:
+    """The option of ``options`` that a misspelt ``flag`` is near (``--jsn`` → ``--json``,
+    ``--gaol`` → ``--goal``), compared without the leading dashes and at least
+    :data:`OPTION_CUTOFF` alike, or ``None``."""
+    bare = {option.lstrip("-"): option for option in options}
+    found = difflib.get_close_matches(flag.lstrip("-"), list(bare), n=1, cutoff=OPTION_CUTOFF)
+    return bare[found[0]] if found else None
+
+
 def did_you_mean(message: str) -> str:
     """A "did you mean" hint for argparse's "invalid choice" message (a misspelled command or
     option value); ``""`` when there is nothing close."""
@@ -376,8 +390,9 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
     formats = next((action.choices or () for action in parser._actions  # noqa: SLF001
                     if "--format" in action.option_strings), ())
     hints = []
+    unknown = []  # flags near no option of the command
     for arg in extra:
-        if arg.startswith("-"):
+        if arg.startswith("-") and not DASH_NUMBER.match(arg):
             flag = arg.split("=", 1)[0]
             if flag.startswith("--") and flag[2:] in formats:  # check --json: its output is --format json
                 hints.append(f"did you mean '--format {flag[2:]}' for '{arg}'?")
@@ -387,9 +402,15 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
                 # option by spelling (--goal for --yaml) would be no help
                 hints.append(f"this command has no {flag[2:]} output: --format takes {', '.join(formats)}")
                 continue
-            guess = nearest(flag, options)
+            guess = nearest_option(flag, options)
             if guess:
                 hints.append(f"did you mean '{guess}' for '{arg}'?")
+            elif flag not in unknown:
+                unknown.append(flag)
+    if unknown:
+        names = ", ".join(f"'{flag}'" for flag in unknown)
+        hints.append(f"{names} {agree(unknown, 'is not an option', 'are not options')} of {parser.prog} "
+                     f"('{parser.prog} --help' lists its options)")
     positionals = [action for action in parser._actions  # noqa: SLF001
                    if not action.option_strings and not isinstance(action, argparse._SubParsersAction)]  # noqa: SLF001
     # a word right after an unknown option is taken for its value ("--listing off"), not a stray name
@@ -529,7 +550,7 @@ class Parser(argparse.ArgumentParser):
                 continue
             if self.allow_abbrev and any(option.startswith(flag) for option in known):
                 continue  # an abbreviation argparse accepts
-            guess = nearest(flag, missing)
+            guess = nearest_option(flag, missing)
             if guess:
                 hints.append(f"'{flag}' is not an option of this command: did you mean '{guess}'?")
         return f"; {'; '.join(hints)}" if hints else ""
