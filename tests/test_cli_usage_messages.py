@@ -105,3 +105,12 @@ def test_a_misspelt_option_still_names_the_one_meant() -> None:
     assert done.stderr == ("toolsearch: error: unrecognized arguments: --fromat json --frob; did you mean '--format' "
                            "for '--fromat'?; '--frob' is not an option of toolsearch lint ('toolsearch lint --help' "
                            "lists its options)\n")
+
+
+def test_a_clamped_threshold_is_said_once_as_a_percentage() -> None:
+    done = run_cli("plan", CATALOG, "--threshold-pct", "-1")
+    assert done.returncode == 0
+    said = "--threshold-pct -1 is outside 0..100, so it was clamped to 0%"
+    assert f"toolsearch: warning: {said}\n" in done.stderr
+    assert "clamped" not in done.stdout  # stderr has it; the plan's note lines do not repeat it
+    assert "context length: unknown; threshold_pct 0%, listing_max_tokens 4,000\n" in done.stdout
