@@ -6,9 +6,11 @@ import argparse
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conftest import run_cli
 from toolsearch.cli.commands import build_parser
+from toolsearch.engine.readers import yaml_error_text
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = str(ROOT / "sample_catalogs" / "five-servers.yaml")
@@ -114,3 +116,42 @@ def test_a_clamped_threshold_is_said_once_as_a_percentage() -> None:
     assert f"toolsearch: warning: {said}\n" in done.stderr
     assert "clamped" not in done.stdout  # stderr has it; the plan's note lines do not repeat it
     assert "context length: unknown; threshold_pct 0%, listing_max_tokens 4,000\n" in done.stdout
+
+
+INDENTED = ("the indentation differs from the lines above: indent each key as the other keys of its mapping, and "
+            "each '-' item as the other items of its list")
+QUOTE = "a value containing ': ' must be quoted: write key: 'a: b', not key: a: b"
+
+
+@pytest.mark.parametrize("text, place, words", [
+    ("servers:\n  - name: a\n    tools:\n      - name: t\n    description: d\n   kind: x\n", "line 6, column 4", INDENTED),
+    ("servers:\n  - name: a\n    tools:\n      - name: t\n        description: x: y: z\n", "line 5, column 23", QUOTE),
+    ("servers:\n  - name: a\n     kind: mcp\n", "line 3, column 10",
+     "the indentation differs from the lines above: this line is indented deeper than the one before it, so it reads "
+     "as more of that value; indent a key as the other keys of its mapping, or quote a value containing ': '"),
+])
+def test_a_catalog_yaml_mistake_is_said_in_plain_words(tmp_path: Path, text: str, place: str, words: str) -> None:
+    catalog = tmp_path / "catalog.yaml"
+    catalog.write_text(text, encoding="utf-8")
+    done = run_cli("plan", catalog)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"toolsearch: error: {catalog}: {place}: not valid YAML or JSON ({words})\n"
+
+
+@pytest.mark.parametrize("text, place, words", [
+    ("tools:\n  tool_search:\n    threshold_pct: 5\n   listing_max_tokens: 3\n", "line 4, column 4", INDENTED),
+    ("tools:\n  tool_search:\n    threshold_pct: 5: 6\n", "line 3, column 21", QUOTE),
+])
+def test_a_config_yaml_mistake_is_said_in_plain_words(tmp_path: Path, text: str, place: str, words: str) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(text, encoding="utf-8")
+    done = run_cli("plan", CATALOG, "--config", config)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"toolsearch: error: {config}: {place}: not valid YAML ({words})\n"
+
+
+@pytest.mark.skipif(not hasattr(yaml, "CSafeLoader"), reason="libyaml's own words")
+def test_libyaml_words_for_indentation_are_said_plainly_too() -> None:
+    with pytest.raises(yaml.YAMLError) as raised:
+        yaml.load("a:\n    b: 1\n   c: 2\n", Loader=yaml.CSafeLoader)
+    assert yaml_error_text(raised.value) == f"line 3, column 4: not valid YAML ({INDENTED})"
