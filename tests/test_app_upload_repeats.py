@@ -94,7 +94,7 @@ def test_files_of_one_name_with_different_content_are_told_apart_in_every_note()
         "servers by name, so their tools are merged into one server.")) in warnings, warnings
     for n in ("1st", "2nd"):
         assert common.md_escape(f"config.yaml ({n} upload): line 3: tools.tool_search.threshold_pct: 250 is outside "
-                                "0..100, so it was clamped to 100.0") in warnings, warnings
+                                "0..100, so it was clamped to 100%") in warnings, warnings
         assert any(i.value.startswith(common.md_escape(f"config.yaml ({n} upload)") + " is a harness config")
                    for i in at.sidebar.info)
     errors = [e.value for e in at.error]

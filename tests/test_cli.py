@@ -194,7 +194,7 @@ def test_plan_config_file_bad_values_warn_and_still_run(tiny, tmp_path) -> None:
     assert result.stderr.splitlines() == [
         f"toolsearch: warning: {config}: line 5: tools.tool_search.defer: expected a YAML list of tool names "
         "(e.g. defer: [todo_list]), got str 'todo_list'; using the curated default set",
-        f"toolsearch: warning: {config}: line 3: tools.tool_search.threshold_pct: 'abc' is not a number, so the default 5.0 is used",
+        f"toolsearch: warning: {config}: line 3: tools.tool_search.threshold_pct: 'abc' is not a number, so the default 5% is used",
         f"toolsearch: warning: {config}: line 4: tools.tool_search.listing_max_tokens: 100 is outside 200..60000, so it was clamped to 200"]
 
 
@@ -402,9 +402,9 @@ def test_unknown_tokenizer(tiny) -> None:
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["plan"], "the following arguments are required: SOURCE"),
+    (["plan"], "the following arguments are required: SOURCE; expected SOURCE: a catalog file (YAML/JSON) or an "
+               "MCP client config"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
-    ([], "the following arguments are required: COMMAND"),
     (["plan", "{tiny}", "--context-length", "lots"], "expected a positive number of tokens"),
     (["sweep", "{tiny}", "--threshold-pcts", "a,b"], "argument --threshold-pcts: expected a number of percent"),
     (["plan", "{tiny}", "--listing", "sometimes"], "argument --listing: invalid choice"),

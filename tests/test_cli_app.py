@@ -137,3 +137,28 @@ def test_a_web_server_shorthand_is_one_line_naming_the_streamlit_option(options,
     done = run_cli("app", *options)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [line]
+
+
+@pytest.mark.parametrize("options, line", [
+    (["--server.prot", "8672"], "toolsearch: app: --server.prot is not an option of the app or of Streamlit; did you "
+                                "mean --server.port?"),
+    (["--server.headless=maybe"], "toolsearch: app: Invalid value for '--server.headless': 'maybe' is not a valid "
+                                  "boolean. Recognized values: , 0, 1, f, false, n, no, off, on, t, true, y, yes"),
+    (["--frobnicate"], "toolsearch: app: --frobnicate is not an option of the app or of Streamlit; the app takes "
+                       "Streamlit's options ('streamlit run --help' lists them)"),
+])
+def test_an_option_streamlit_does_not_take_is_one_line_in_toolsearch_words(options, line):
+    """A misspelt Streamlit option got the usage text of ``streamlit run`` (a command the user did
+    not type): now one line naming the option and the nearest Streamlit option, status 2, nothing
+    started."""
+    done = run_cli("app", *options)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.strip().splitlines() == [line]
+
+
+def test_the_options_checked_are_the_installed_streamlit_run_options():
+    from toolsearch.ui.launch import streamlit_options  # noqa: PLC0415
+
+    options = streamlit_options()
+    assert {"--server.port", "--server.address", "--server.headless", "--theme.base"} <= set(options)
+    assert options == sorted(options) and len(options) > 50

@@ -32,7 +32,8 @@ def test_a_list_option_that_took_the_files_says_so(args, prog, missing, option, 
 def test_a_missing_file_without_a_list_option_keeps_the_plain_message(tmp_path):
     done = run_cli("recommend", "--context-lengths", "32k", "--goal", "names", "--sessions", SESSIONS, cwd=tmp_path)
     assert done.returncode == 2
-    assert done.stderr == "toolsearch recommend: error: the following arguments are required: SOURCE\n"
+    assert done.stderr == ("toolsearch recommend: error: the following arguments are required: SOURCE; expected "
+                           "SOURCE: a catalog file (YAML/JSON) or an MCP client config\n")
 
 
 def test_the_files_given_in_the_right_order_still_run(tmp_path):

@@ -131,7 +131,8 @@ def test_another_commands_output_format_says_what_format_takes():
                                    "output: --format takes text, markdown, json, yaml")
     # sessions' --format names the files' format, not the output's: no such hint there
     done = run_cli("sessions", "x.db", "--catalog", "y.yaml", "--yaml")
-    assert done.stderr.strip() == "toolsearch: error: unrecognized arguments: --yaml"
+    assert done.stderr.strip() == ("toolsearch: error: unrecognized arguments: --yaml; '--yaml' is not an option of "
+                                   "toolsearch sessions ('toolsearch sessions --help' lists its options)")
 
 
 def test_check_takes_json_as_every_other_command_does():
@@ -336,7 +337,8 @@ def test_a_file_after_evals_options_is_told_to_go_before_them() -> None:
 def test_the_value_of_an_unknown_option_is_not_taken_for_a_stray_name() -> None:
     done = run_cli("recommend", "catalog.yaml", "--listing", "off", "--context-lengths", "32k", "--goal", "names")
     assert done.returncode == 2
-    assert done.stderr == "toolsearch: error: unrecognized arguments: --listing off\n"
+    assert done.stderr == ("toolsearch: error: unrecognized arguments: --listing off; '--listing' is not an option of "
+                           "toolsearch recommend ('toolsearch recommend --help' lists its options)\n")
 
 
 def _with_stdout_closed(*args: str) -> subprocess.CompletedProcess:

@@ -246,7 +246,7 @@ def test_a_misspelt_key_names_the_key_it_resembles() -> None:
 def test_replaced_values_are_reported_and_good_values_are_not() -> None:
     config = parse_config({"threshold_pct": 150, "listing_max_tokens": "x", "bogus": 1})
     text = "\n".join(config.warnings)
-    assert "tools.tool_search.threshold_pct: 150 is outside 0..100, so it was clamped to 100.0" in text
+    assert "tools.tool_search.threshold_pct: 150 is outside 0..100, so it was clamped to 100%" in text
     assert "tools.tool_search.listing_max_tokens: 'x' is not a whole number, so the default 4000 is used" in text
     assert "tools.tool_search.bogus: unknown key, ignored" in text
     assert len(config.warnings) == 3
@@ -386,7 +386,7 @@ def test_numeric_strings_that_parse_unchanged_give_no_warning() -> None:
     assert (config.threshold_pct, config.listing_max_tokens, config.max_search_limit) == (50.0, 5000, 10)
     assert config.warnings == ()
     replaced = parse_config({"search_default_limit": "3.9", "threshold_pct": "150"})
-    assert replaced.warnings == ("tools.tool_search.threshold_pct: '150' is outside 0..100, so it was clamped to 100.0",
+    assert replaced.warnings == ("tools.tool_search.threshold_pct: '150' is outside 0..100, so it was clamped to 100%",
                                  "tools.tool_search.search_default_limit: '3.9' is not a whole number, so the default 5 is used")
 
 
@@ -482,15 +482,15 @@ def test_a_warning_never_quotes_a_credential_or_a_whole_long_value(tmp_path):
     assert key not in text and "ghp_" not in text and "9x" * 100 not in text
     assert f"{path}: line 3: tools.tool_search.defer: expected a YAML list of tool names (e.g. defer: [todo_list]), " \
            "got str '••••'; using the curated default set" in config.warnings
-    assert f"{path}: line 4: tools.tool_search.threshold_pct: '••••' is not a number, so the default 5.0 is used" in config.warnings
+    assert f"{path}: line 4: tools.tool_search.threshold_pct: '••••' is not a number, so the default 5% is used" in config.warnings
     assert any(w.startswith(f"{path}: line 5: tools.tool_search.listing_max_tokens: '9x9x") and "…" in w
                and len(w) < len(str(path)) + 190 for w in config.warnings)  # the value cut short
 
 
 @pytest.mark.parametrize("raw, warning", [
-    ("five", "'five' is not a number, so the default 5.0 is used"),
-    (-5, "-5 is outside 0..100, so it was clamped to 0.0"),
-    (True, "True was read as 1.0"),
+    ("five", "'five' is not a number, so the default 5% is used"),
+    (-5, "-5 is outside 0..100, so it was clamped to 0%"),
+    (True, "True was read as 1%"),
 ])
 def test_a_threshold_pct_warning_says_what_happened(raw, warning):
     """A word was said to be "read as 5.0", as though 'five' had been understood: the default was used."""

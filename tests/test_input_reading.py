@@ -86,7 +86,7 @@ def test_out_of_range_settings_are_clamped_with_a_warning(tiny) -> None:
     assert (data["config"]["threshold_pct"], data["config"]["listing_max_tokens"], data["budget"]) == (100.0, 200, 200)
     assert result.stderr.splitlines() == [
         # the option typed, not a config key the user never wrote
-        "toolsearch: warning: --threshold-pct 150 is outside 0..100, so it was clamped to 100.0",
+        "toolsearch: warning: --threshold-pct 150 is outside 0..100, so it was clamped to 100%",
         "toolsearch: warning: --listing-max-tokens 5 is outside 200..60000, so it was clamped to 200",
     ]
     result = run_cli("sweep", tiny, "--threshold-pcts", "2,150", "--listing-max-tokens", "70000",
@@ -95,7 +95,7 @@ def test_out_of_range_settings_are_clamped_with_a_warning(tiny) -> None:
     assert [(r["threshold_pct"], r["listing_max_tokens"]) for r in rows] == [(2.0, 60000), (100.0, 60000)]
     assert result.stderr.splitlines() == [
         "toolsearch: warning: --listing-max-tokens value 70000 is outside 200..60000, so it was clamped to 60000",
-        "toolsearch: warning: --threshold-pcts value 150 is outside 0..100, so it was clamped to 100.0",
+        "toolsearch: warning: --threshold-pcts value 150 is outside 0..100, so it was clamped to 100%",
     ]
 
 
@@ -104,7 +104,7 @@ def test_a_side_flag_of_diff_is_named_as_typed(tiny) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines() == [
         "toolsearch: warning (A): --listing-max-tokens 5 is outside 200..60000, so it was clamped to 200",
-        "toolsearch: warning (B): --threshold-pct-b 150 is outside 0..100, so it was clamped to 100.0",
+        "toolsearch: warning (B): --threshold-pct-b 150 is outside 0..100, so it was clamped to 100%",
         "toolsearch: warning (B): --listing-max-tokens 5 is outside 200..60000, so it was clamped to 200",
     ]
     file = tiny.parent / "cfg.yaml"
@@ -112,7 +112,7 @@ def test_a_side_flag_of_diff_is_named_as_typed(tiny) -> None:
     kept = run_cli("plan", tiny, "--config", file)  # a value from the file keeps the file's key
     assert kept.stderr.splitlines() == [
         f"toolsearch: warning: {file}: line 3: tools.tool_search.threshold_pct: 150 is outside 0..100, so it was "
-        "clamped to 100.0"]
+        "clamped to 100%"]
 
 
 def test_valid_settings_still_read(tiny) -> None:

@@ -38,7 +38,7 @@ def test_a_warning_about_the_settings_never_shows_a_secret_of_the_same_file(tmp_
     config = _config(tmp_path)
     done = run_cli_process(*command, "--config", config)
     assert "Orchid" not in done.stdout + done.stderr and "Heron" not in done.stdout + done.stderr, done.stderr
-    assert f"tools.tool_search.threshold_pct: '{MASK}' is not a number, so the default 5.0 is used" in done.stderr
+    assert f"tools.tool_search.threshold_pct: '{MASK}' is not a number, so the default 5% is used" in done.stderr
     assert f"tools.tool_search.enabled: '{MASK}' is not auto, on or off, so it was read as 'auto'" in done.stderr  # decoded from the URL
 
 
@@ -70,7 +70,7 @@ def test_a_provider_key_of_the_same_file_is_a_secret_too(tmp_path) -> None:
                  run_cli_process("report", CATALOG, "--config", config, "-o", out)):
         assert done.returncode == 0, done.stderr
         assert "Kestrel" not in done.stdout + done.stderr, done.stderr
-        assert f"tools.tool_search.threshold_pct: '{MASK}' is not a number, so the default 5.0 is used" in done.stderr
+        assert f"tools.tool_search.threshold_pct: '{MASK}' is not a number, so the default 5% is used" in done.stderr
         assert "tools.tool_search.listing: '${OPENAI_API_KEY}' is not auto" in done.stderr
         assert "tools.tool_search.enabled: 'gpt-5' is not auto" in done.stderr
     assert "Kestrel" not in out.read_text(encoding="utf-8")
@@ -104,7 +104,7 @@ def test_a_provider_url_credential_of_the_same_file_is_a_secret_too(tmp_path) ->
                  run_cli_process("report", CATALOG, "--config", config, "-o", out)):
         assert done.returncode == 0, done.stderr
         assert "Plover" not in done.stdout + done.stderr and "Tern" not in done.stdout + done.stderr, done.stderr
-        assert f"tools.tool_search.threshold_pct: '{MASK}' is not a number, so the default 5.0 is used" in done.stderr
+        assert f"tools.tool_search.threshold_pct: '{MASK}' is not a number, so the default 5% is used" in done.stderr
         assert f"tools.tool_search.listing: '{MASK}' is not auto, on or off, so it was read as 'auto'" in done.stderr
         assert "tools.tool_search.enabled: 'gpt-5' is not auto" in done.stderr
     shown = out.read_text(encoding="utf-8")

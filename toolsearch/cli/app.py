@@ -1,7 +1,9 @@
 """``toolsearch app``: serve the inspector from an installed package, from any directory.
 
 The app is the Streamlit views of ``toolsearch.ui``; this module starts ``streamlit run`` on the
-view package's main script by its path (the command line never imports the views). That script's
+view package's main script by its path, through the views' launcher (``python -m
+toolsearch.ui.launch``, which checks the Streamlit options first): the command line never imports
+the views or Streamlit. That script's
 folder carries the app's Streamlit settings (``.streamlit/config.toml``: loopback only, no usage
 statistics, the header's running indicator kept, no full garbage collection after every run), the
 same file as a checkout's, so the installed app and ``streamlit run app.py`` behave alike.
@@ -38,10 +40,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(streamlit_options=[])
 
 
+#: The module that checks the Streamlit options and runs ``streamlit run`` on the app
+#: (``toolsearch/ui/launch.py``: only the views import Streamlit).
+LAUNCHER = "toolsearch.ui.launch"
+
+
 def streamlit_command(options: list[str]) -> list[str]:
-    """The command line that serves the app: ``python -m streamlit run <main script> [options]``
-    in this interpreter, so the app imports the same installed ``toolsearch``."""
-    return [sys.executable, "-m", "streamlit", "run", str(APP_SCRIPT), *options]
+    """The command line that serves the app: ``python -m toolsearch.ui.launch <main script>
+    [options]`` in this interpreter, so the app imports the same installed ``toolsearch``; the
+    launcher refuses an option ``streamlit run`` does not take in one line, else runs
+    ``streamlit run <main script> [options]``."""
+    return [sys.executable, "-m", LAUNCHER, str(APP_SCRIPT), *options]
 
 
 def _option(options: list[str], name: str) -> str | None:

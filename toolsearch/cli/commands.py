@@ -446,7 +446,9 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
     if getattr(args, "transport", None) is not None:
         print(transport_note(args.transport, plan.activated))
     for note in plan.notes:
-        print(one_line(f"note: {note}"))  # a config warning names the file
+        if note in config.warnings:  # said on stderr as a warning already (report_loaded)
+            continue
+        print(one_line(f"note: {note}"))
     helpers = Q.helper_tools_words(inspector.full_registration)
     if helpers:  # the tool counts above include them; the servers' own lists (live: lines) do not
         print(_terminal_safe(one_line(f"note: {helpers}")))

@@ -350,6 +350,20 @@ def nearest(word: str, candidates: Sequence[str]) -> str | None:
     return found[0] if found else None
 
 
+#: How close a misspelt option must be to a real one to be named (difflib's ratio of the names
+#: without their dashes, which every option shares: ``--rule`` is not near ``--profile``).
+OPTION_CUTOFF = 0.7
+
+
+def nearest_option(flag: str, options: Sequence[str]) -> str | None:
+    """The option of ``options`` that a misspelt ``flag`` is near (``--jsn`` → ``--json``,
+    ``--gaol`` → ``--goal``), compared without the leading dashes and at least
+    :data:`OPTION_CUTOFF` alike, or ``None``."""
+    bare = {option.lstrip("-"): option for option in options}
+    found = difflib.get_close_matches(flag.lstrip("-"), list(bare), n=1, cutoff=OPTION_CUTOFF)
+    return bare[found[0]] if found else None
+
+
 def did_you_mean(message: str) -> str:
     """A "did you mean" hint for argparse's "invalid choice" message (a misspelled command or
     option value); ``""`` when there is nothing close."""
@@ -376,8 +390,9 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
     formats = next((action.choices or () for action in parser._actions  # noqa: SLF001
                     if "--format" in action.option_strings), ())
     hints = []
+    unknown = []  # flags near no option of the command
     for arg in extra:
-        if arg.startswith("-"):
+        if arg.startswith("-") and not DASH_NUMBER.match(arg):
             flag = arg.split("=", 1)[0]
             if flag.startswith("--") and flag[2:] in formats:  # check --json: its output is --format json
                 hints.append(f"did you mean '--format {flag[2:]}' for '{arg}'?")
@@ -387,9 +402,15 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
                 # option by spelling (--goal for --yaml) would be no help
                 hints.append(f"this command has no {flag[2:]} output: --format takes {', '.join(formats)}")
                 continue
-            guess = nearest(flag, options)
+            guess = nearest_option(flag, options)
             if guess:
                 hints.append(f"did you mean '{guess}' for '{arg}'?")
+            elif flag not in unknown:
+                unknown.append(flag)
+    if unknown:
+        names = ", ".join(f"'{flag}'" for flag in unknown)
+        hints.append(f"{names} {agree(unknown, 'is not an option', 'are not options')} of {parser.prog} "
+                     f"('{parser.prog} --help' lists its options)")
     positionals = [action for action in parser._actions  # noqa: SLF001
                    if not action.option_strings and not isinstance(action, argparse._SubParsersAction)]  # noqa: SLF001
     # a word right after an unknown option is taken for its value ("--listing off"), not a stray name
@@ -411,13 +432,37 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
     return f"unrecognized arguments: {' '.join(extra)}" + (f"; {'; '.join(hints)}" if hints else "")
 
 
+#: What a command's file arguments are, by the argument's ``dest``, said when none is given.
+EXPECTED_FILES = {
+    "sources": "a catalog file (YAML/JSON) or an MCP client config",
+    "files": "a catalog file (YAML/JSON) or an MCP client config",
+    "catalog": "a catalog file (YAML/JSON)",
+    "a": "a catalog file (YAML/JSON)",
+    "b": "a catalog file (YAML/JSON)",
+    "configs": "an MCP client config file",
+    "sessions": "a session file (a Hermes state.db, a session export, a trajectory or a transcript)",
+}
+
 #: The commands whose ``--format github`` reports bad input as a workflow annotation.
 GITHUB_FORMAT_COMMANDS = ("check", "lint")
 
 
+#: A word that reads as a negative number (``-32k``, ``-5``, ``-1.5``, ``-5,000``, ``-32k,128k``): argparse
+#: takes only ``-5`` and ``-1.5`` for a value, and says "expected one argument" for the rest, where the
+#: option's own check says what it expects. No option of toolsearch starts with a dash and a digit.
+DASH_NUMBER = re.compile(r"^-\.?\d[^\s]*$")
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with usage errors on one stderr line (DESIGN.md: one-line message, exit 2), and the
-    nearest command or value named when one is misspelled."""
+    nearest command or value named when one is misspelled. A word that reads as a negative number
+    (:data:`DASH_NUMBER`) is the value of the option before it, so the option's check refuses it
+    in its own words."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # argparse's own pattern, widened: it decides which words are values, not options
+        self._negative_number_matcher = DASH_NUMBER
 
     def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
         # kept for error(): which words a list option took (a subcommand's parser gets its own)
@@ -425,8 +470,13 @@ class Parser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str):  # type: ignore[override]
+        commands = self._commands_list(message)
+        if commands is not None:  # bare "toolsearch": what it takes, as --help lists it
+            self.exit(2, f"{self.prog}: error: expected a COMMAND, one of:\n{commands}"
+                         f"Run '{self.prog} COMMAND --help' for a command's options and examples.\n")
+        swallowed = self._swallowed_files(message)
         # one line whatever the arguments held: a newline in an unknown argument is a marker
-        line = (f"{reveal_line(message + self._swallowed_files(message))}"
+        line = (f"{reveal_line(message + (swallowed or self._expected_files(message)))}"
                 f"{reveal_line(self._misspelt_required(message))}{did_you_mean(message)}")
         title = self._github_title()
         if title is not None:  # as for every other bad input of check/lint --format github
@@ -447,6 +497,40 @@ class Parser(argparse.ArgumentParser):
                 return f"toolsearch {command}: bad input"
         return None
 
+    def _commands_list(self, message: str) -> str | None:
+        """For "the following arguments are required: COMMAND" (no command given): the commands with
+        their one-line summaries, formatted as ``--help`` lists them. ``None`` for any other message."""
+        if message != "the following arguments are required: COMMAND":
+            return None
+        subparsers = next((action for action in self._actions  # noqa: SLF001 - argparse has no API
+                           if isinstance(action, argparse._SubParsersAction)), None)  # noqa: SLF001
+        if subparsers is None:
+            return None
+        formatter = self._get_formatter()
+        formatter._indent()  # noqa: SLF001 - as --help indents them under its heading
+        formatter.add_arguments(subparsers._get_subactions())  # noqa: SLF001
+        return formatter.format_help()
+
+    def _expected_files(self, message: str) -> str:
+        """For "the following arguments are required: SOURCE": what SOURCE is (``; expected SOURCE: a
+        catalog file (YAML/JSON) or an MCP client config``), from :data:`EXPECTED_FILES` by the
+        argument's name. ``""`` when no file or name argument is missing."""
+        required = "the following arguments are required: "
+        if not message.startswith(required):
+            return ""
+        wanted: dict[str, list[str]] = {}
+        for name in (name.strip() for name in message[len(required):].split(",")):
+            action = next((a for a in self._actions if not a.option_strings and a.metavar == name), None)
+            if action is None:
+                continue
+            what = EXPECTED_FILES.get(action.dest)
+            if what is not None:
+                if "NAME" in name:  # describe and call: the files, then the tool names
+                    what += ", then the tool names"
+                wanted.setdefault(what, []).append(name)
+        return "".join(f"; expected {' and '.join(names)}: {'each ' if len(names) > 1 else ''}{what}"
+                       for what, names in wanted.items())
+
     def _misspelt_required(self, message: str) -> str:
         """For "the following arguments are required: --context-lengths" when the words given hold
         a flag this command does not know that is close to the missing one (``--context-lenghts``):
@@ -466,7 +550,7 @@ class Parser(argparse.ArgumentParser):
                 continue
             if self.allow_abbrev and any(option.startswith(flag) for option in known):
                 continue  # an abbreviation argparse accepts
-            guess = nearest(flag, missing)
+            guess = nearest_option(flag, missing)
             if guess:
                 hints.append(f"'{flag}' is not an option of this command: did you mean '{guess}'?")
         return f"; {'; '.join(hints)}" if hints else ""

@@ -20,7 +20,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..engine import constants as C
-from .common import Once, add_timeout_argument, load_harness_config, problem_line, note_unused_settings, print_json
+from .common import Once, Parser, add_timeout_argument, load_harness_config, problem_line, note_unused_settings, print_json
 from .textfmt import one_line, parse_context_length as _context_length, text_table as _table, whole_number
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
 from ..engine.config import parse_config
@@ -263,7 +263,7 @@ def _print_switches(model: StrategyModel, events) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``strategies`` on its own (``python -m toolsearch.cli.strategies CATALOG ...``)."""
-    parser = argparse.ArgumentParser(prog="toolsearch")
+    parser = Parser(prog="toolsearch")
     sub = parser.add_subparsers(dest="command", required=True)
     add_parser(sub)
     return run(parser.parse_args(["strategies", *(sys.argv[1:] if argv is None else argv)]))

@@ -20,7 +20,7 @@ from . import constants as C
 from . import readers
 from .errors import ConfigError
 from .secrets import mask_token_shapes
-from .wording import settings_words
+from .wording import settings_words, threshold_value
 
 #: Longest value quoted in a config warning (past it, cut with "…").
 SHOWN_VALUE_MAX_CHARS = C.SHOWN_VALUE_MAX_CHARS
@@ -106,15 +106,19 @@ def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
     an unknown tri-state word as auto)."""
     if key not in _NUMERIC:
         return f"is not auto, on or off, so it was read as {result!r}"
+
+    def shown(value: Any) -> str:  # a threshold_pct as every surface writes one (5%)
+        return threshold_value(value) if key == "threshold_pct" else repr(value)
+
     parse, default, low, high = _NUMERIC[key]
     high = max_limit if high is None else high
     missing = object()
     parsed = parse(raw, missing)
     if parsed is missing:
         what = "a number" if parse is parse_float else "a whole number"
-        used = f"the default {default!r} is used" + (f", clamped to {result!r} by max_search_limit" if result != default else "")
+        used = f"the default {shown(default)} is used" + (f", clamped to {result!r} by max_search_limit" if result != default else "")
         return f"is not {what}, so {used}"
-    read = f"counts as {parsed!r} and " if isinstance(raw, bool) else ""
+    read = f"counts as {shown(parsed)} and " if isinstance(raw, bool) else ""
     if parse is parse_int and isinstance(raw, float) and parsed != raw:
         # 3.5 is truncated before the range is checked: "outside 200..60000" alone hid the 3
         if parsed == result:
@@ -122,8 +126,8 @@ def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
         return (f"is not a whole number and was truncated to {parsed!r}, which is outside {low:g}..{high:g}, "
                 f"so it was clamped to {result!r}")
     if parsed != result:
-        return f"{read}is outside {low:g}..{high:g}, so it was clamped to {result!r}"
-    return f"was read as {result!r}"
+        return f"{read}is outside {low:g}..{high:g}, so it was clamped to {shown(result)}"
+    return f"was read as {shown(result)}"
 
 
 @dataclass(frozen=True)

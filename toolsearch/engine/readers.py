@@ -457,7 +457,7 @@ def load_yaml(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
         located = _located(text, exc)
         if isinstance(located, yaml.reader.ReaderError):  # its text is two lines, with a position
             raise error(f"{origin}: {_reader_error_text(text, located, what)}") from None
-        raise error(f"{origin}: {yaml_error_text(located, what)}") from None
+        raise error(f"{origin}: {yaml_error_text(located, what, text)}") from None
 
 
 class _FaithfulDumper(yaml.SafeDumper):
@@ -551,16 +551,55 @@ def _located(text: str, exc: yaml.YAMLError) -> yaml.YAMLError:
     return exc
 
 
-def yaml_error_text(exc: yaml.YAMLError, what: str = "YAML") -> str:
+#: PyYAML's and libyaml's words for a key or list item indented otherwise than the lines above
+#: (a key between two levels, a key among a list's items): :func:`yaml_error_text` says it plainly.
+_INDENTATION_PROBLEMS = ("expected <block end>, but found", "did not find expected key",
+                         "did not find expected '-' indicator")
+INDENTATION_WORDS = ("the indentation differs from the lines above: indent each key as the other keys of its "
+                     "mapping, and each '-' item as the other items of its list")
+#: For ``key: a: b``: the second ``: `` of a plain value.
+QUOTE_WORDS = "a value containing ': ' must be quoted: write key: 'a: b', not key: a: b"
+#: For a key indented deeper than the line above it: it reads as more of that line's value.
+DEEPER_WORDS = ("the indentation differs from the lines above: this line is indented deeper than the one "
+                "before it, so it reads as more of that value; indent a key as the other keys of its mapping, "
+                "or quote a value containing ': '")
+
+
+#: The line breaks YAML counts lines by (str.splitlines also breaks at a form feed and others).
+_YAML_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def _line_before(text: str | None, mark: Any) -> str | None:
+    """The text of the marked line before the mark, or ``None`` when the text is not at hand."""
+    if text is None or mark is None:
+        return None
+    lines = _YAML_LINE_BREAK.split(text)
+    if not 0 <= mark.line < len(lines):
+        return None
+    return lines[mark.line][:mark.column]
+
+
+def yaml_error_text(exc: yaml.YAMLError, what: str = "YAML", text: str | None = None) -> str:
     """``"line L, column C: not valid <what> (<problem>)"`` for a PyYAML error.
 
     PyYAML marks an unclosed quoted string where the input ends; the place given here is where
-    the quote opens, and the message says so.
+    the quote opens, and the message says so. The commonest problems are said in plain words rather
+    than the parser's: a key or list item indented otherwise than the lines above
+    (:data:`INDENTATION_WORDS`, :data:`DEEPER_WORDS`) and a plain value holding ``': '``
+    (:data:`QUOTE_WORDS`: ``description: x: y``), told apart by the marked line of ``text`` (the
+    document read).
     """
     mark = getattr(exc, "problem_mark", None)
     context = getattr(exc, "context", None) or ""
     context_mark = getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
+    if mark is not None and problem.startswith(_INDENTATION_PROBLEMS):
+        return f"line {mark.line + 1}, column {mark.column + 1}: not valid {what} ({INDENTATION_WORDS})"
+    if mark is not None and problem == "mapping values are not allowed here":
+        before = _line_before(text, mark)
+        if before is not None:  # the mark is at the colon; an earlier ': ' on its line is the key's own
+            words = QUOTE_WORDS if ": " in before or before.endswith(":") else DEEPER_WORDS
+            return f"line {mark.line + 1}, column {mark.column + 1}: not valid {what} ({words})"
     if context_mark is not None and "quoted scalar" in context and "end of stream" in problem:
         end = f" at line {mark.line + 1}" if mark is not None else ""
         return (f"line {context_mark.line + 1}, column {context_mark.column + 1}: not valid {what} "

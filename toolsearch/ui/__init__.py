@@ -10,8 +10,9 @@ connects from; ``sources``: catalog source labels; ``plan_blocks``: tier bar, st
 tables; ``scope_sidebar``; ``tables``: literal-text tables; ``preview``: an HTML document in a
 sandboxed frame; ``picker``, ``schema_form``,
 ``signals``, ``textdiff``), the favicon, and the installed app's main script (``entry/app.py``,
-which ``toolsearch app`` serves). Views render what the layers below compute (the figures come
-from ``toolsearch.analysis.charts``); no engine logic.
+which ``toolsearch app`` serves through ``launch``: the Streamlit options checked, then
+``streamlit run``). Views render what the layers below compute (the figures come from
+``toolsearch.analysis.charts``); no engine logic.
 
 May import: ``toolsearch.engine``, ``toolsearch.analysis``, ``toolsearch.live``, the command
 line's argument types (``toolsearch.cli.textfmt``), Streamlit and plotly; nothing in the other
