@@ -113,3 +113,14 @@ def test_an_mcp_client_config_is_still_held_to_the_limit(tmp_path: Path) -> None
         assert done.returncode == 2
         assert done.stderr == (f"toolsearch: error: {path}: mcpServers.a.env.a.a.a.a.a…a: nested more than {LIMIT} "
                                "levels deep (limit); not read\n")
+
+
+def test_the_app_upload_skips_the_deep_tool_only() -> None:
+    from toolsearch.ui.common import Upload, _load_uploads
+
+    data = _catalog(_json_nest(300)).encode("utf-8")
+    catalog, errors, harnesses = _load_uploads("deep-upload", (Upload("deep.json", "deep.json", data),))
+    assert (errors, harnesses) == ([], [])
+    assert [tool.name for server in catalog.servers for tool in server.tools] == ["fine"]
+    assert [(p.where, p.message) for p in catalog.problems] == [
+        ("deep.json: servers[0].tools[0].inputSchema", f"nested more than {LIMIT} levels deep (limit); tool skipped")]
