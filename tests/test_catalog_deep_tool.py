@@ -39,6 +39,9 @@ def test_the_limits_are_what_the_docs_say() -> None:
     text = (ROOT / "docs" / "catalog-format.md").read_text(encoding="utf-8")
     assert f"may nest {LIMIT} levels of mappings and lists" in text
     assert f"may nest {LIMIT} levels from the top, and the whole file {FILE_LIMIT}" in text
+    security = " ".join((ROOT / "docs" / "security.md").read_text(encoding="utf-8").split())
+    assert (f"{LIMIT} levels of mappings and lists; a catalog file {FILE_LIMIT} levels as a whole, with each of a "
+            f"tool's values and the rest of the file at most {LIMIT}") in security
 
 
 def test_a_deep_schema_skips_its_tool_and_the_rest_is_read(tmp_path: Path) -> None:
