@@ -799,11 +799,15 @@ def with_flags(config: ToolSearchConfig, overrides: dict, options: Mapping[str, 
     given = [key for key, value in overrides.items() if value is not None]
     # The file's warnings still hold, except those about a key a flag replaced.
     # (the file's warnings start with its name and line: "config.yaml: line 3: tools.tool_search.KEY: ...")
-    kept = [w for w in config.warnings
-            if not any(w.startswith(f"tools.tool_search.{key}:") or f": tools.tool_search.{key}:" in w for key in given)]
+    kept = [(w.text, (w.file, w.line) if w.file is not None else None) for w in config.located_warnings()
+            if not any(w.text.startswith(f"tools.tool_search.{key}:") or f": tools.tool_search.{key}:" in w.text
+                       for key in given)]
     overridden = config.with_overrides(**overrides)
-    flagged = [flag_warning(w, overrides, options) for w in overridden.warnings]
-    return dataclasses.replace(overridden, warnings=tuple(dict.fromkeys([*kept, *flagged])))
+    flagged = [(flag_warning(w, overrides, options), None) for w in overridden.warnings]  # a flag has no file
+    merged: dict[str, Any] = {}
+    for warning, place in [*kept, *flagged]:
+        merged.setdefault(warning, place)  # each warning once, with the place it was first said at
+    return dataclasses.replace(overridden, warnings=tuple(merged), warning_places=tuple(merged.values()))
 
 
 def flag_warning(warning: str, overrides: Mapping[str, Any], options: Mapping[str, str] | None = None) -> str:
@@ -860,15 +864,22 @@ def problem_line(problem: Any, label: str = "", prefix: str = "toolsearch: ") ->
     return one_line(f"{prefix}catalog {problem.severity}{label}: {problem.where}: {problem.message}")
 
 
-def report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
-    """Config and catalog warnings on stderr (live connect failures were reported as they happened)."""
+def report_loaded(warnings: Sequence[str], config: ToolSearchConfig | None, inspector: Inspector) -> None:
+    """Config and catalog warnings on stderr (live connect failures were reported as they happened).
+    ``config``: ``None`` when its warnings were said already (a second catalog read with the same
+    settings, such as ``check --baseline``)."""
+    for warning in [*warnings, *(config.warnings if config is not None else ())]:
+        print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
+    for problem in reported_problems(inspector):
+        print(problem_line(problem), file=sys.stderr)
+
+
+def reported_problems(inspector: Inspector) -> list[Any]:
+    """The catalog problems :func:`report_loaded` says: not the ``info`` ones, nor live connect
+    failures (reported as they happened)."""
     from ..live.client import is_connect_failure  # noqa: PLC0415
 
-    for warning in [*warnings, *config.warnings]:
-        print(one_line(f"toolsearch: warning: {warning}"), file=sys.stderr)
-    for problem in inspector.registration.problems:
-        if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
-            print(problem_line(problem), file=sys.stderr)
+    return [p for p in inspector.registration.problems if p.severity != "info" and not is_connect_failure(p)]
 
 
 def note_unused_settings(settings_files: Sequence[str], config_path: str | None) -> None:

@@ -42,6 +42,7 @@ from .textfmt import goal_argument
 from .common import (GOAL_HELP, gate_files, load_harness_config, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_for,
                      headroom_pct, load_sources, server_refusal,
                      keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
+                     reported_problems,
                      note_unused_settings, config_servers_said, with_server_agreement, agreement_in_scope,
                      warn_empty_catalog, with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
@@ -245,10 +246,47 @@ def _load(args: argparse.Namespace, sources: Sequence[str],
     refuse = refuse or server_refusal(args, option)
     loaded = load_sources(list(sources), timeout=args.timeout, option=option, refuse_configs=refuse)
     inspector = Inspector(loaded.catalog, args.tool_names, profile)
-    report_loaded(loaded.warnings, config, inspector)
+    report_loaded(loaded.warnings, None if option else config, inspector)  # the settings' warnings once
+    if args.command == "check" and getattr(args, "format", None) == "github":
+        for line in github_loaded_lines(None if option else config, loaded.warnings, reported_problems(inspector),
+                                        sources, strict=getattr(args, "strict", False), baseline=bool(option)):
+            print(line)
     note_unused_settings(loaded.settings_files, getattr(args, "config", None))
     return (inspector, [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))],
             loaded.config_servers)
+
+
+def github_loaded_lines(config: ToolSearchConfig | None, source_warnings: Sequence[str], problems: Sequence[Any],
+                        sources: Sequence[str], *, strict: bool = False, baseline: bool = False,
+                        config_option: str = "") -> list[str]:
+    """``check --format github``: the warnings stderr says on reading the settings and the catalog,
+    as workflow commands too, so a pull request shows what to fix where the log alone said it:
+    one per config warning (``::warning``, or ``::error`` under ``--strict``, which refuses to gate
+    on them; ``file=`` and ``line=`` the place it names, from
+    :meth:`~toolsearch.engine.config.ToolSearchConfig.located_warnings`), one per source warning and
+    one per catalog problem (:func:`~toolsearch.cli.common.reported_problems`: ``::error`` for an item
+    skipped, which check refuses, ``::warning`` for one repaired; ``file=`` the catalog when it is
+    one file). ``config``: ``None`` when its warnings were annotated already. ``baseline``: the
+    catalog before the change (``--baseline``), which is not gated, so every line is a warning.
+    ``config_option``: the option that gave ``config`` (``--baseline-config``), said before each of
+    its messages."""
+    lines = []
+    side = "baseline " if baseline or config_option else ""
+    for warning in config.located_warnings() if config is not None else ():
+        where = {"file": warning.file} if warning.file is not None else {}
+        if warning.file is not None and warning.line is not None:
+            where["line"] = str(warning.line)
+        message = f"{config_option}: {warning.message}" if config_option else warning.message
+        lines.append(github_command("error" if strict and not side else "warning", message,
+                                    title=f"toolsearch check: {side}config warning", **where))
+    one_file = {"file": sources[0]} if len(sources) == 1 and sources[0] != "-" else {}
+    for warning in source_warnings:
+        lines.append(github_command("warning", warning, title=f"toolsearch check: {side}catalog warning", **one_file))
+    for problem in problems:
+        level = "error" if problem.severity == "error" and not side else "warning"
+        lines.append(github_command(level, f"{problem.where}: {problem.message}",
+                                    title=f"toolsearch check: {side}catalog {problem.severity}", **one_file))
+    return lines
 
 
 def _source_label(sources: Sequence[str]) -> str:
@@ -727,6 +765,9 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                                             ("threshold_pct", "listing_max_tokens", "listing", "enabled")})
         for warning in baseline_config.warnings:  # the old config is not gated: --strict judges the new one
             print(one_line(f"toolsearch: warning: --baseline-config: {warning}"), file=sys.stderr)
+        if args.format == "github":
+            for line in github_loaded_lines(baseline_config, (), (), (), config_option="--baseline-config"):
+                print(line)
     baseline = _load(args, args.baseline, config, "--baseline")[0] if args.baseline else None
     for side, loaded in (("", inspector), ("--baseline: ", baseline)):
         refuse_unlisted_servers("check", side, loaded)

@@ -33,7 +33,7 @@ from typing import Any, Iterable, Sequence
 from .invisible import quoted, quoted_short, shortened
 from . import constants as C
 from . import readers
-from .errors import CatalogError
+from .errors import CatalogError, InputLimitError
 from .gcpause import gc_paused
 from .secrets import mask_token_shapes
 from .wording import counted
@@ -101,6 +101,8 @@ class _Problems(list):
         super().__init__()
         self.origin = origin
         self.past: dict[str, int] = {}
+        #: the tools nested too deeply (:func:`_nesting_places`): the tool's place → the place named
+        self.too_deep: dict[str, str] = {}
 
     def append(self, problem: Problem) -> None:  # type: ignore[override]
         if len(self) < MAX_NAMED_PROBLEMS:
@@ -231,8 +233,93 @@ def parse_jsonc(text: str, origin: str = "input") -> Any:
 @gc_paused()
 def _parse_text(text: str, origin: str) -> Any:
     """YAML, JSON or JSONC text with a located error message, within the reading limits
-    (:func:`toolsearch.engine.readers.load_data`). Raises :class:`CatalogError`."""
-    return readers.load_data(text, origin, CatalogError)
+    (:func:`toolsearch.engine.readers.load_data`), nested at most
+    :data:`~toolsearch.engine.readers.MAX_CATALOG_NESTING_DEPTH` levels: :func:`catalog_from_data`
+    holds each tool and the rest of the file to :data:`~toolsearch.engine.readers.MAX_NESTING_DEPTH`.
+    A JSON file too deep to parse is refused at the place where it goes too deep, when its text
+    tells (:func:`_nesting_places`). Raises :class:`CatalogError`."""
+    try:
+        return readers.load_data(text, origin, CatalogError, max_depth=readers.MAX_CATALOG_NESTING_DEPTH)
+    except InputLimitError as exc:
+        if not getattr(exc, "unplaced_depth", False) or text.lstrip()[:1] not in ("{", "["):
+            raise
+        refusal = _nesting_places(readers.json_nesting(text), _any_tool_place)[1]
+        if refusal is None:
+            raise
+        raise _too_deep_refusal(origin, *refusal) from None
+
+
+def _too_deep_refusal(origin: str, place: str, limit: int) -> InputLimitError:
+    """The refusal of a catalog nested more than ``limit`` levels deep at ``place``."""
+    return readers.limit_error(CatalogError, f"{origin}: {place}: nested more than {limit} levels deep (limit); "
+                                             "not read")
+
+
+def _any_tool_place(path: Sequence[Any]) -> bool:
+    """Whether ``path`` (from the root, the root's own ``None`` left out) is where a tool sits in
+    some catalog shape: ``servers[i].tools[j]``, ``tools[j]``, ``[i]`` and ``[i].function``."""
+    n = len(path)
+    if n == 4:
+        return path[0] == "servers" and path[2] == "tools" and isinstance(path[1], int) and isinstance(path[3], int)
+    if n == 2:
+        return ((path[0] == "tools" and isinstance(path[1], int))
+                or (isinstance(path[0], int) and path[1] == "function"))
+    return n == 1 and isinstance(path[0], int)
+
+
+def _tool_places(data: Any) -> Any:
+    """:func:`_any_tool_place` for the shape ``data`` is read as (:func:`catalog_from_data`): a
+    catalog's top-level ``tools`` beside its ``servers`` list is not read as tools, so it is held to
+    the limit of the rest of the file."""
+    if isinstance(data, Mapping) and isinstance(data.get("servers"), list):
+        return lambda path: len(path) == 4 and _any_tool_place(path)
+    if isinstance(data, Mapping):
+        return lambda path: len(path) == 2 and path[0] == "tools" and isinstance(path[1], int)
+    return lambda path: len(path) <= 2 and _any_tool_place(path)
+
+
+def _nesting_places(events: Iterable[tuple[bool, Any]], is_tool: Any) -> tuple[dict[str, str], tuple[str, int] | None]:
+    """Where a catalog nests too deeply, from its :func:`~toolsearch.engine.readers.data_nesting`
+    (or ``json_nesting``) events: the tools one of whose values nests more than
+    :data:`~toolsearch.engine.readers.MAX_NESTING_DEPTH` levels (the value itself level 1), as
+    ``{tool place: place of that value}``, and the first place outside the tools deeper than
+    :data:`~toolsearch.engine.readers.MAX_NESTING_DEPTH` from the top, or anywhere deeper than
+    :data:`~toolsearch.engine.readers.MAX_CATALOG_NESTING_DEPTH`, as ``(place, limit)`` (``None``
+    when there is none; the walk stops there). ``is_tool(path)``: whether a path is a tool's."""
+    path: list[Any] = []
+    tools: list[list[Any]] = []  # the open tools: [depth of the tool itself, named already]
+    deep: dict[str, str] = {}
+    for opening, key in events:
+        if not opening:
+            path.pop()
+            if tools and len(path) < tools[-1][0]:
+                tools.pop()
+            continue
+        path.append(key)
+        depth = len(path)
+        if depth > readers.MAX_CATALOG_NESTING_DEPTH:
+            return deep, (readers.place_text(path[1:]), readers.MAX_CATALOG_NESTING_DEPTH)
+        if is_tool(path[1:]):
+            tools.append([depth, False])
+        if not tools:
+            if depth > readers.MAX_NESTING_DEPTH:
+                return deep, (readers.place_text(path[1:]), readers.MAX_NESTING_DEPTH)
+        elif depth - tools[-1][0] > readers.MAX_NESTING_DEPTH and not tools[-1][1]:
+            base = tools[-1][0]
+            deep.setdefault(readers.place_text(path[1:base]), readers.place_text(path[1:base + 1]))
+            tools[-1][1] = True
+    return deep, None
+
+
+def _skipped_too_deep(origin: str, path: str, problems: list[Problem]) -> bool:
+    """Whether the tool at ``path`` nests too deeply (:attr:`_Problems.too_deep`); if so, the
+    error that skips it is added to ``problems``."""
+    place = getattr(problems, "too_deep", {}).get(path)
+    if place is None:
+        return False
+    problems.append(Problem("error", f"{origin}: {place}", f"nested more than {readers.MAX_NESTING_DEPTH} levels "
+                                                          "deep (limit); tool skipped"))
+    return True
 
 
 def _shown(value: Any) -> str:
@@ -265,6 +352,8 @@ def _got(raw: Mapping[str, Any], key: str) -> str:
 
 def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
                     schema_key: str = "inputSchema") -> Tool | None:
+    if _skipped_too_deep(origin, path, problems):  # before any walk of its values: they may recurse
+        return None
     if not isinstance(raw, Mapping):
         problems.append(Problem("error", f"{origin}: {path}",
                                 f"expected a tool mapping with a name, got {type(raw).__name__}; skipped"))
@@ -509,6 +598,8 @@ def _server_from_data(raw: Any, origin: str, path: str, problems: list[Problem])
 
 
 def _openai_function(raw: Any, origin: str, path: str, problems: list[Problem]) -> Tool | None:
+    if _skipped_too_deep(origin, path, problems):  # a value beside 'function' nests too deeply
+        return None
     if isinstance(raw, Mapping) and isinstance(raw.get("function"), Mapping):
         extra = {k: v for k, v in raw.items() if k not in ("type", "function")}
         tool = _tool_from_data(raw["function"], origin, f"{path}.function", problems, "parameters")
@@ -553,6 +644,11 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
     stem = default_server or readers.source_stem(origin) or "tools"
     if isinstance(data, Mapping) and isinstance(data.get("result"), Mapping) and "tools" in data["result"]:
         data = {**data["result"], **({"server": data["server"]} if "server" in data else {})}
+    if readers.nesting_exceeds(data, readers.MAX_NESTING_DEPTH):
+        # one tool nested too deeply is skipped, with a word; the rest of the file, too deep, is refused
+        problems.too_deep, refusal = _nesting_places(readers.data_nesting(data), _tool_places(data))
+        if refusal is not None:
+            raise _too_deep_refusal(origin, *refusal)
     if isinstance(data, Mapping) and isinstance(data.get("servers"), list):
         servers = []
         for index, raw in enumerate(data["servers"]):

@@ -12,7 +12,7 @@ import difflib
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 import yaml
 
@@ -130,6 +130,24 @@ def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
     return f"was read as {shown(result)}"
 
 
+class LocatedWarning(NamedTuple):
+    """One config warning with the place it names, for output that points at the line to fix
+    (``check --format github``'s annotations).
+
+    Attributes:
+        text: the warning as :attr:`ToolSearchConfig.warnings` holds it (``config.yaml: line 3: …``).
+        file: the config file it is about, or ``None`` (a settings flag's value, a block parsed
+            from no file).
+        line: the 1-based line in ``file``, or ``None`` when it names none.
+        message: ``text`` without its ``FILE: line N:`` opening (``text`` itself when it has none).
+    """
+
+    text: str
+    file: str | None
+    line: int | None
+    message: str
+
+
 @dataclass(frozen=True)
 class ToolSearchConfig:
     """Effective ``tools.tool_search`` settings after parsing and clamping (docs/reference.md §1.1).
@@ -144,6 +162,9 @@ class ToolSearchConfig:
         defer: the effective defer set (sorted tuple of tool names).
         defer_is_default: True when ``defer`` is the curated default set.
         warnings: human-readable notes about values that were replaced or clamped.
+        warning_places: for each of ``warnings`` (same order), the config file and 1-based line
+            it names (``(file, None)``: the file but no line), or ``None``: as read from the YAML
+            nodes, so the place is never read back from the text. See :meth:`located_warnings`.
     """
 
     enabled: str = C.ENABLED_DEFAULT
@@ -155,6 +176,24 @@ class ToolSearchConfig:
     defer: tuple[str, ...] = tuple(sorted(C.DEFAULT_DEFER))
     defer_is_default: bool = True
     warnings: tuple[str, ...] = field(default=(), compare=False)
+    warning_places: tuple[tuple[str, int | None] | None, ...] = field(default=(), compare=False)
+
+    def located_warnings(self) -> tuple[LocatedWarning, ...]:
+        """:attr:`warnings`, each with the file and line it names (:class:`LocatedWarning`); a
+        warning whose place is not recorded (or a list of places that does not match the
+        warnings one for one) names none."""
+        places = self.warning_places if len(self.warning_places) == len(self.warnings) else ()
+        out = []
+        for index, text in enumerate(self.warnings):
+            place = places[index] if places else None
+            if place is None:
+                out.append(LocatedWarning(text, None, None, text))
+                continue
+            path, line = place
+            opening = f"{path}: " + (f"line {line}: " if line else "")
+            message = text[len(opening):] if text.startswith(opening) else text
+            out.append(LocatedWarning(text, path, line, message))
+        return tuple(out)
 
     @property
     def active(self) -> bool:
@@ -340,7 +379,8 @@ def config_from_text(text: str, path: str) -> ToolSearchConfig:
         where = "no tools key" if tools is None else (
             "tools has no tool_search key" + (f" (it has {', '.join(map(_shown_key, list(tools)[:6]))})" if tools else ""))
         return ToolSearchConfig(warnings=(f"{path}: {where}, so the tools.tool_search defaults apply "
-                                          f"({settings_words(C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)})",))
+                                          f"({settings_words(C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)})",),
+                                warning_places=((path, None),))
     block = tools.get("tool_search")
     if block is None:
         # Read as the defaults (docs/reference.md §1.2), as a missing block is: said the same way, since a
@@ -349,16 +389,18 @@ def config_from_text(text: str, path: str) -> ToolSearchConfig:
         line = _block_lines(text)[0]
         return replace(parse_config(block), warnings=(
             f"{path}: " + (f"line {line}: " if line else "") + "tools.tool_search is empty, so the tools.tool_search "
-            f"defaults apply ({settings_words(C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)})",))
+            f"defaults apply ({settings_words(C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)})",),
+            warning_places=((path, line),))
     config, places = _parse_block(block)
     if not config.warnings:
         return config
     block_line, key_lines = _block_lines(text)
-    located = []
+    located, lines = [], []
     for warning, place in zip(config.warnings, places):
         line = block_line if place is _BLOCK else _key_line(key_lines, place, block_line)
         located.append(f"{path}: " + (f"line {line}: " if line else "") + warning)
-    return replace(config, warnings=tuple(located))
+        lines.append((path, line))
+    return replace(config, warnings=tuple(located), warning_places=tuple(lines))
 
 
 def _key_line(key_lines: Mapping[Any, int], key: Any, fallback: int | None) -> int | None:

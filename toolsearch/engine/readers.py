@@ -14,7 +14,9 @@ and JSONL lines) all go through these functions, so the same limits apply everyw
   expanded (a long string anchored once and aliased thousands of times adds few nodes but
   more text than the largest file holds, and every reader downstream walks each copy);
 * :data:`MAX_NESTING_DEPTH`: mappings and lists nested deeper than this are refused (YAML while
-  composing, JSON after parsing);
+  composing, JSON after parsing); a catalog file is read up to :data:`MAX_CATALOG_NESTING_DEPTH`
+  instead, and the catalog reader holds each tool and the rest of the file to
+  :data:`MAX_NESTING_DEPTH` on its own (a tool nested too deeply is skipped, not the file);
 * :data:`MAX_JSONC_CHARS`: JSON with comments or trailing commas (JSONC) longer than this is not
   read as JSONC (its reader is slow): refused when it opens with a comment, else read as YAML.
 
@@ -36,6 +38,7 @@ import sys
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
+from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO
 
 import yaml
@@ -43,7 +46,7 @@ from yaml.nodes import MappingNode, ScalarNode
 
 from . import constants as C
 from .errors import InputLimitError, ToolsearchError
-from .invisible import quoted, quoted_short
+from .invisible import quoted, quoted_short, shortened
 
 # --- the limits (documented in docs/security.md, "Limits and processes") -------------------
 #: Largest file or upload read, in bytes (64 MiB; the largest shipped sample is under 4 MB).
@@ -55,6 +58,13 @@ MAX_ALIAS_NODES = 1_000_000
 MAX_ALIAS_CHARS = MAX_INPUT_BYTES
 #: Deepest nesting of mappings and lists in a YAML or JSON document (the root is level 1).
 MAX_NESTING_DEPTH = 256
+#: Deepest nesting of a whole catalog file (the root is level 1), which holds each tool's values and
+#: the rest of the file to :data:`MAX_NESTING_DEPTH` itself (:mod:`toolsearch.engine.catalog`), so one
+#: tool with a schema nested too deeply is skipped where the file is read. Python's JSON parser and
+#: the loader's checks recurse once per level within the interpreter's recursion limit (1,000 by
+#: default): past about 950 levels from the command line, fewer from a deeper stack (a Streamlit
+#: page), JSON ends in ``RecursionError``; 640 leaves room for either.
+MAX_CATALOG_NESTING_DEPTH = 640
 #: Largest JSON text read with comments or trailing commas (JSONC), in characters (256 KiB). Its
 #: reader, the ``json5`` library, is pure Python: a dense file (nothing but short numbers) reads at
 #: about 26 KiB a second here (a 1 MiB one took 39 s), a 64 MiB file took over ten minutes, and a
@@ -224,6 +234,7 @@ class _LoaderLimits:
 
     origin = "input"
     limit_error: ErrorClass = ToolsearchError
+    max_depth = MAX_NESTING_DEPTH
 
     def get_single_data(self) -> Any:
         """The document's value (``None`` for an empty stream), built only after the composed
@@ -261,11 +272,11 @@ class _LoaderLimits:
             if known is not None:
                 if known[0] < 0:
                     raise self._refuse(node, "an alias refers to a node that contains it (a recursive alias)")
-                if depth + known[1] > MAX_NESTING_DEPTH:
-                    raise self._refuse(node, f"nested more than {MAX_NESTING_DEPTH} levels deep (limit)")
+                if depth + known[1] > self.max_depth:
+                    raise self._refuse(node, f"nested more than {self.max_depth} levels deep (limit)")
                 return known
-            if depth > MAX_NESTING_DEPTH:
-                raise self._refuse(node, f"nested more than {MAX_NESTING_DEPTH} levels deep (limit)")
+            if depth > self.max_depth:
+                raise self._refuse(node, f"nested more than {self.max_depth} levels deep (limit)")
             seen[id(node)] = (-1, -1, -1)
             unique += 1
             size, height, chars = 1, 0, 0
@@ -418,8 +429,10 @@ def _too_long(exc: _NumberTooLong, text: str, origin: str, error: ErrorClass) ->
     return limit_error(error, f"{origin}: line {place.lineno}, column {place.colno}: {exc}; not read")
 
 
-def load_yaml(text: str, origin: str, error: ErrorClass = ToolsearchError, what: str = "YAML") -> Any:
-    """Parse one YAML document (JSON is YAML too) within the limits.
+def load_yaml(text: str, origin: str, error: ErrorClass = ToolsearchError, what: str = "YAML", *,
+              max_depth: int = MAX_NESTING_DEPTH) -> Any:
+    """Parse one YAML document (JSON is YAML too) within the limits (``max_depth``: the nesting
+    limit, :data:`MAX_NESTING_DEPTH` unless a caller checks deeper parts itself).
 
     Returns the plain data (``None`` for an empty document).
 
@@ -434,26 +447,26 @@ def load_yaml(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
         # JSON is YAML, but libyaml refuses the surrogate-pair escapes JSON writes for characters
         # past U+FFFF ("\\ud83d\\ude00", as json.dumps writes an emoji), and PyYAML's own parser
         # reads them as two lone surrogates: JSON text is read by the JSON parser.
-        data = _json_or_none(text, origin, error)
+        data = _json_or_none(text, origin, error, max_depth)
         if data is not None:
             return data
     try:
-        return _load_limited(LimitedSafeLoader, text, origin, error)
+        return _load_limited(LimitedSafeLoader, text, origin, error, max_depth)
     except RecursionError:
-        raise too_deep(error, origin) from None
+        raise too_deep(error, origin, max_depth) from None
     except yaml.YAMLError as exc:
         if (_BASE_LOADER is not yaml.SafeLoader and "invalid Unicode character escape code" in str(exc)
                 and _SURROGATE_ESCAPE.search(text)):
             try:  # what PyYAML writes for a lone surrogate, which libyaml refuses
-                return _load_limited(_PyLimitedSafeLoader, text, origin, error)
+                return _load_limited(_PyLimitedSafeLoader, text, origin, error, max_depth)
             except RecursionError:
-                raise too_deep(error, origin) from None
+                raise too_deep(error, origin, max_depth) from None
             except yaml.YAMLError:
                 pass  # the first error is the one reported
         mark = getattr(exc, "problem_mark", None)
         if "maximum nesting depth" in str(getattr(exc, "problem", "")) and mark is not None:  # libyaml's own cap
             raise limit_error(error, f"{origin}: line {mark.line + 1}, column {mark.column + 1}: nested more than "
-                                     f"{MAX_NESTING_DEPTH} levels deep (limit); not read") from None
+                                     f"{max_depth} levels deep (limit); not read") from None
         located = _located(text, exc)
         if isinstance(located, yaml.reader.ReaderError):  # its text is two lines, with a position
             raise error(f"{origin}: {_reader_error_text(text, located, what)}") from None
@@ -510,11 +523,13 @@ def dump_yaml(data: Any, width: int = 100) -> str:
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
-def _load_limited(loader_class: Any, text: str, origin: str, error: ErrorClass) -> Any:
+def _load_limited(loader_class: Any, text: str, origin: str, error: ErrorClass,
+                  max_depth: int = MAX_NESTING_DEPTH) -> Any:
     """One document of ``text`` read by ``loader_class`` (a :class:`_LoaderLimits` loader)."""
     loader = loader_class(text)
     loader.limit_error = error
     loader.origin = origin
+    loader.max_depth = max_depth
     try:
         return loader.get_single_data()
     finally:
@@ -619,17 +634,20 @@ def yaml_error_text(exc: yaml.YAMLError, what: str = "YAML", text: str | None = 
     return f"{place}: not valid {what} ({problem})"
 
 
-def too_deep(error: ErrorClass, origin: str) -> InputLimitError:
-    """The refusal for a document nested deeper than :data:`MAX_NESTING_DEPTH` (no place known)."""
-    return limit_error(error, f"{origin}: top level: nested more than {MAX_NESTING_DEPTH} levels deep (limit); "
-                              "not read")
+def too_deep(error: ErrorClass, origin: str, max_depth: int = MAX_NESTING_DEPTH) -> InputLimitError:
+    """The refusal for a document nested deeper than ``max_depth`` (no place known: its
+    ``unplaced_depth`` attribute is true, for a caller that can find the place itself)."""
+    exc = limit_error(error, f"{origin}: top level: nested more than {max_depth} levels deep (limit); not read")
+    exc.unplaced_depth = True  # type: ignore[attr-defined]
+    return exc
 
 
 # --- JSON and JSONC ------------------------------------------------------------------------
 
-def check_depth(data: Any, origin: str, error: ErrorClass = ToolsearchError) -> Any:
-    """Return ``data`` unchanged, or refuse it when lists/objects nest deeper than
-    :data:`MAX_NESTING_DEPTH` (an iterative walk; a shared object is walked once).
+def check_depth(data: Any, origin: str, error: ErrorClass = ToolsearchError,
+                max_depth: int = MAX_NESTING_DEPTH) -> Any:
+    """Return ``data`` unchanged, or refuse it when lists/objects nest deeper than ``max_depth``
+    (:data:`MAX_NESTING_DEPTH` by default; an iterative walk; a shared object is walked once).
 
     Raises:
         InputLimitError: (also ``error``) nested too deeply, naming ``origin`` (:func:`too_deep`).
@@ -640,8 +658,8 @@ def check_depth(data: Any, origin: str, error: ErrorClass = ToolsearchError) -> 
     seen: set[int] = set()
     while stack:
         value, depth = stack.pop()
-        if depth > MAX_NESTING_DEPTH:
-            raise too_deep(error, origin)
+        if depth > max_depth:
+            raise too_deep(error, origin, max_depth)
         if id(value) in seen:
             continue
         seen.add(id(value))
@@ -650,6 +668,116 @@ def check_depth(data: Any, origin: str, error: ErrorClass = ToolsearchError) -> 
             if isinstance(child, (dict, list)) and child:
                 stack.append((child, depth + 1))
     return data
+
+
+def nesting_exceeds(data: Any, limit: int) -> bool:
+    """True when lists/dicts (parsed JSON/YAML, the root at level 1) nest more than ``limit``
+    levels. Iterative, one level at a time with shared (aliased) nodes counted once per level, so
+    YAML alias cycles (which nest without end) and alias fan-out stay cheap."""
+    if not isinstance(data, (dict, list)):
+        return False
+    level, depth = [data], 1
+    while level:
+        if depth > limit:
+            return True
+        below: dict[int, Any] = {}
+        for node in level:
+            for child in (node.values() if type(node) is dict else node):
+                if isinstance(child, (dict, list)):
+                    below[id(child)] = child
+        level, depth = list(below.values()), depth + 1
+    return False
+
+
+def data_nesting(data: Any) -> Iterator[tuple[bool, Any]]:
+    """The lists and mappings of parsed ``data`` in document order, without recursion:
+    ``(True, key)`` where one opens (``key``: the mapping key or list index it is the value of,
+    ``None`` for the root), ``(False, None)`` where it closes. For finding where a document nests
+    too deeply, with the path of keys to that place."""
+    def children(value: Any) -> Iterator[tuple[Any, Any]]:
+        return iter(value.items() if isinstance(value, Mapping) else enumerate(value))
+
+    if not isinstance(data, (Mapping, list)):
+        return
+    yield True, None
+    stack = [children(data)]
+    while stack:
+        for key, child in stack[-1]:
+            if isinstance(child, (Mapping, list)):
+                yield True, key
+                stack.append(children(child))
+                break
+        else:
+            stack.pop()
+            yield False, None
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]')
+
+
+def json_nesting(text: str) -> Iterator[tuple[bool, Any]]:
+    """:func:`data_nesting` read from JSON ``text`` without building any value: for a document
+    too deep for the parser (``RecursionError``), to name the place where it goes too deep. Best
+    effort: text that is not JSON gives what its brackets and strings say."""
+    stack: list[list[Any]] = []  # per open container: [is_object, index, key, expecting_key]
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        top = stack[-1] if stack else None
+        if token[0] == '"':
+            if top is not None and top[0] and top[3]:
+                try:
+                    top[2] = json.loads(token)
+                except ValueError:
+                    top[2] = token[1:-1]
+            continue
+        if token in "[{":
+            key = None if top is None else (top[2] if top[0] else top[1])
+            stack.append([token == "{", 0, None, token == "{"])
+            yield True, key
+        elif token in "]}":
+            if stack:
+                stack.pop()
+                yield False, None
+        elif top is None:
+            continue
+        elif token == ":":
+            top[3] = False
+        elif top[0]:  # ',' in an object: a key comes next
+            top[2], top[3] = None, True
+        else:
+            top[1] += 1
+
+
+#: Most parts of a path that :func:`place_text` names in full (past them: the first ones, "…", the last).
+PLACE_PARTS = 10
+
+
+def place_text(path: Any) -> str:
+    """A path of keys and list indexes as problems name places: ``servers[0].tools[3].inputSchema``;
+    a long one (a document nested hundreds of levels) is cut in the middle (``servers[0][0]…[0]``)."""
+    parts = [f"[{key}]" if isinstance(key, int) and not isinstance(key, bool)
+             else ("." if index else "") + shortened(str(key), 40) for index, key in enumerate(path)]
+    if len(parts) > PLACE_PARTS:
+        parts = [*parts[:PLACE_PARTS - 2], "…", parts[-1].lstrip(".")]
+    return "".join(parts)
+
+
+def placed_too_deep(events: Any, origin: str, error: ErrorClass,
+                    max_depth: int = MAX_NESTING_DEPTH) -> InputLimitError | None:
+    """The refusal of a document nested more than ``max_depth`` levels deep that names the path of
+    keys where it first goes past them, from its :func:`data_nesting` or :func:`json_nesting`
+    ``events`` (for one refused with no place known, :func:`too_deep`), or ``None`` when the events
+    never go that deep."""
+    path: list[Any] = []
+    for opening, key in events:
+        if not opening:
+            path.pop()
+            continue
+        path.append(key)
+        if len(path) > max_depth:
+            return limit_error(error, f"{origin}: {place_text(path[1:])}: nested more than {max_depth} levels deep "
+                                      "(limit); not read")
+    return None
 
 
 def _unique_keys(origin: str, error: ErrorClass) -> Any:
@@ -705,7 +833,8 @@ def load_json_line(line: str, origin: str, error: ErrorClass = ToolsearchError) 
 NOT_JSONC = object()
 
 
-def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError, *, strict: bool = False) -> Any:
+def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError, *, strict: bool = False,
+               max_depth: int = MAX_NESTING_DEPTH) -> Any:
     """JSON with ``//`` and ``/* */`` comments and trailing commas (as VS Code's ``mcp.json``
     allows), read with the ``json5`` library within the limits.
 
@@ -743,14 +872,14 @@ def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError, *, s
     try:
         data = json5.loads(text, object_pairs_hook=_unique_keys(origin, error), parse_int=parse_int)
     except RecursionError:
-        raise too_deep(error, origin) from None
+        raise too_deep(error, origin, max_depth) from None
     except ValueError as exc:
         if too_long:
             raise _too_long(too_long[0], text, origin, error) from None
         if not strict:
             return NOT_JSONC
         raise error(_jsonc_problem(str(exc), origin)) from None
-    return check_depth(data, origin, error)
+    return check_depth(data, origin, error, max_depth)
 
 
 def _jsonc_marked(text: str) -> bool:
@@ -770,7 +899,7 @@ def _jsonc_problem(message: str, origin: str) -> str:
     return f"{origin}: line {line}, column {column}: not valid JSON with comments ({what})"
 
 
-def _json_or_none(text: str, origin: str, error: ErrorClass) -> Any:
+def _json_or_none(text: str, origin: str, error: ErrorClass, max_depth: int = MAX_NESTING_DEPTH) -> Any:
     """``text`` parsed as strict JSON within the limits, or ``None`` when it is not valid JSON.
 
     Raises:
@@ -780,16 +909,18 @@ def _json_or_none(text: str, origin: str, error: ErrorClass) -> Any:
     try:
         data = json.loads(text, object_pairs_hook=_unique_keys(origin, error), parse_int=_parse_int)
     except RecursionError:
-        raise too_deep(error, origin) from None
+        raise too_deep(error, origin, max_depth) from None
     except _NumberTooLong as exc:
         raise _too_long(exc, text, origin, error) from None
     except ValueError:
         return None
-    return check_depth(data, origin, error)
+    return check_depth(data, origin, error, max_depth)
 
 
-def load_data(text: str, origin: str, error: ErrorClass = ToolsearchError, what: str = "YAML or JSON") -> Any:
-    """Parse YAML, JSON or JSONC text within the limits (the catalog and config reader).
+def load_data(text: str, origin: str, error: ErrorClass = ToolsearchError, what: str = "YAML or JSON", *,
+              max_depth: int = MAX_NESTING_DEPTH) -> Any:
+    """Parse YAML, JSON or JSONC text within the limits (the catalog and config reader;
+    ``max_depth``: the nesting limit, :data:`MAX_CATALOG_NESTING_DEPTH` for a catalog).
 
     JSON-looking text goes through the JSON parser first (much faster on large files), then
     JSONC (comments, trailing commas); if both fail it is parsed as YAML, whose error names the
@@ -805,17 +936,17 @@ def load_data(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
         try:
             data = json.loads(text, object_pairs_hook=_unique_keys(origin, error), parse_int=_parse_int)
         except RecursionError:
-            raise too_deep(error, origin) from None
+            raise too_deep(error, origin, max_depth) from None
         except _NumberTooLong as exc:
             raise _too_long(exc, text, origin, error) from None
         except ValueError:
             # Text that opens with a comment is JSONC or nothing (YAML comments start with '#').
-            data = load_jsonc(text, origin, error, strict=head[:2] in ("//", "/*"))
+            data = load_jsonc(text, origin, error, strict=head[:2] in ("//", "/*"), max_depth=max_depth)
             if data is not NOT_JSONC:
                 return data
             if len(text) > MAX_JSONC_CHARS and _jsonc_marked(text):
                 try:
-                    return load_yaml(text, origin, error, what)
+                    return load_yaml(text, origin, error, what, max_depth=max_depth)
                 except InputLimitError:
                     raise
                 except ToolsearchError as exc:
@@ -823,8 +954,8 @@ def load_data(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
                     raise type(exc)(f"{exc}; a file over {size_text(MAX_JSONC_CHARS)} is not read as JSON with "
                                     "comments or trailing commas; if it has some, remove them") from None
         else:
-            return check_depth(data, origin, error)
-    return load_yaml(text, origin, error, what)
+            return check_depth(data, origin, error, max_depth)
+    return load_yaml(text, origin, error, what, max_depth=max_depth)
 
 
 def load_embedded_json(text: str) -> Any:

@@ -53,6 +53,7 @@ from ..engine.bridge import server_arguments
 from ..engine.catalog import EMPTY_NEXT_CURSOR, SNAPSHOT_FAILED, Catalog, Problem, Server, _tools_from_list, combine
 from ..engine.errors import ServerError
 from .mcpconfig import ServerSpec, scrub_data, secrets_of
+from ..engine import readers
 from ..engine.readers import source_stem
 from ..engine.registration import RegisteredTool
 from ..engine.secrets import mask_leading_suffix, mask_trailing_prefix, scrub_text, secret_list
@@ -2427,6 +2428,10 @@ def read_source(path: str | Path) -> tuple[str, Any]:
     data = _parse_text(read_source_text(path), str(path))  # within the reading limits (size, aliases, depth)
     try:
         if is_mcp_config(data):
+            # a catalog is read deeper (its tools are held to the limit one by one); a config is not
+            if readers.nesting_exceeds(data, readers.MAX_NESTING_DEPTH):
+                raise (readers.placed_too_deep(readers.data_nesting(data), str(path), CatalogError)
+                       or readers.too_deep(CatalogError, str(path)))
             problem = misplaced_vscode_config(config_kind(data), path)
             if problem:  # a YAML "catalog" mapping server names to commands: refused before anything starts
                 raise CatalogError(problem)

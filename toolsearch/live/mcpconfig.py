@@ -863,23 +863,8 @@ def sniff_file(path: str | Path) -> bool:
 NESTING_MAX = readers.MAX_NESTING_DEPTH
 
 
-def nesting_exceeds(data: Any, limit: int) -> bool:
-    """True when lists/dicts (parsed JSON/YAML) nest more than ``limit`` levels. Iterative, one
-    level at a time with shared (aliased) nodes counted once per level, so YAML alias cycles
-    (which nest without end) and alias fan-out stay cheap."""
-    if not isinstance(data, (dict, list)):
-        return False
-    level, depth = [data], 1
-    while level:
-        if depth > limit:
-            return True
-        below: dict[int, Any] = {}
-        for node in level:
-            for child in (node.values() if type(node) is dict else node):
-                if isinstance(child, (dict, list)):
-                    below[id(child)] = child
-        level, depth = list(below.values()), depth + 1
-    return False
+#: True when lists/dicts nest more than ``limit`` levels (:func:`toolsearch.engine.readers.nesting_exceeds`).
+nesting_exceeds = readers.nesting_exceeds
 
 
 def parse_text(text: str, origin: str) -> Any:
@@ -891,7 +876,14 @@ def parse_text(text: str, origin: str) -> Any:
         ConfigError: not valid JSON or YAML (names the line and column), or over a limit (then
             also an :class:`~toolsearch.engine.errors.InputLimitError`).
     """
-    return readers.load_data(text, origin, ConfigError, "JSON or YAML")
+    try:
+        return readers.load_data(text, origin, ConfigError, "JSON or YAML")
+    except readers.InputLimitError as exc:
+        placed = (readers.placed_too_deep(readers.json_nesting(text), origin, ConfigError)
+                  if getattr(exc, "unplaced_depth", False) and text.lstrip()[:1] in ("{", "[") else None)
+        if placed is None:
+            raise
+        raise placed from None  # the path of keys where it goes too deep, as a catalog's refusal names it
 
 
 # --- interpolation (docs/reference.md §26.2) ----------------------------------------------------------------
