@@ -1573,6 +1573,9 @@ def _lower_goal(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConf
 #: How the Tuning page names its field for per-length goals, where a suggested goal says what to enter.
 LENGTH_GOALS_FIELD = "Other goal at some lengths"
 
+#: The Tuning page's field for the goal of every length without one of its own.
+GOAL_FIELD = "Goal (all other lengths)"
+
 
 def per_length_goal_how(statement: str, items: str, suggested: str, surface: str = "cli") -> str:
     """How to ask for a suggested per-length goal, inside the parentheses of a suggestion: on the
@@ -1772,6 +1775,9 @@ class KeepingGoal:
         where = f"{_and(length_label(c) for c in self.lengths)}{rest}"
         if surface == "app":
             items = self.goal.partition(",")[2]
+            if not items:  # one goal for every length: the goal field alone asks for it
+                return (f"the goal {self.goal} keeps what the {settings} settings list at {where} "
+                        f"(goal: {self.statement} · {GOAL_FIELD}: {self.goal}); {self.cost}")
             return (f"a per-length goal keeps what the {settings} settings list at {where} "
                     f"({per_length_goal_how(self.statement, items, self.goal, surface)}); {self.cost}")
         return f"--goal {self.goal} keeps what the {settings} settings list at {where}; {self.cost}"
@@ -1807,15 +1813,18 @@ def keeping_goal(ladder: Ladder, config: ToolSearchConfig, rec: MultiRecommendat
             raised.append(c)
     if not raised:
         return None
-    asked = recommend_for_contexts(ladder, config, lengths, rec.goal, except_servers=rec.except_servers,
-                                   keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct, length_goals=goals)
+    every = {goals.get(c, rec.goal) for c in lengths}
+    whole = every.pop() if len(every) == 1 else None  # one goal at every length: said as that goal alone
+    asked = recommend_for_contexts(ladder, config, lengths, whole or rec.goal, except_servers=rec.except_servers,
+                                   keep_servers=rec.keep_servers, headroom_pct=rec.headroom_pct,
+                                   length_goals=None if whole else goals)
     if not asked.reached:
         return None
     still = set(lowered_lengths(current, asked.contexts))
     kept = tuple(c for c in lengths if c in lowered and c not in still)
     if not kept:
         return None
-    goal = ",".join([rec.goal, *(f"{_length_arg(c)}={g}" for c, g in asked.length_goals)])
+    goal = ",".join([asked.goal, *(f"{_length_arg(c)}={g}" for c, g in asked.length_goals)])
     return KeepingGoal(goal, kept, tuple(c for c in lengths if c in lowered and c in still), asked.threshold_pct,
                        asked.listing_max_tokens, suggestion_cost_words(asked), asked.goal_words)
 
