@@ -14,6 +14,7 @@ from conftest import literal_tables
 from test_recommend_unfit_lengths import UNFIT, fit_catalog, many_servers_catalog
 from toolsearch.engine.catalog import MAX_NAMED_PROBLEMS
 from toolsearch.ui import common
+from toolsearch.ui.tuning import BEST_REACHABLE_BUDGET_LABEL
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,3 +73,25 @@ def test_a_best_reachable_listing_taking_most_of_a_length_says_so(samples):
     shares = [w.value for w in at.warning if w.value.startswith("Large share")]
     assert shares == [common.md_escape("Large share at 4K: the listing takes 2,833 tokens, 70.8% of the context; a "
                                        "lower goal for that length leaves more room for the conversation.")], shares
+
+
+def test_nothing_listable_at_the_shortest_length_is_said_so(samples):
+    # 2K fits the bridge tools but not the summary lines of 250 servers: the best reachable setting lists
+    # nothing there, its budget is none (not "not reachable"), and it is not called "the fewest listing tokens"
+    at = _tuning("many", "2k, 32k", goal="any")
+    box = next(e.value for e in at.error if e.value.startswith("Not reachable at every listed context length"))
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics[BEST_REACHABLE_BUDGET_LABEL] == "none", metrics
+    assert "fewest listing tokens" not in box, box
+    assert box.endswith("with the largest settings, as nothing can be listed at the shortest length and they give "
+                        "every other length its best form."), box
+
+
+def test_no_length_fits_gives_no_setting_to_apply(samples):
+    at = _tuning("fit", "2k, 1500")
+    errors = [e.value for e in at.error]
+    assert errors[0] == common.md_escape(UNFIT[0].upper() + UNFIT[1:] + "."), errors
+    assert errors[1].startswith(common.md_escape("At 1,500 tokens no setting fits: ")), errors
+    assert any(e.startswith("Not reachable at every listed context length: no listed context length fits a request")
+               for e in errors), errors
+    assert at.button(key="tuning_apply_multi").disabled  # the current settings are kept: nothing to apply
