@@ -84,13 +84,14 @@ def test_text_says_the_verdict_and_the_gate_line():
 
 
 def test_text_when_the_goal_is_out_of_reach_says_so_first_and_has_no_gate():
-    done = run_cli("recommend", CATALOG, "--context-lengths", "1k", "--goal", "full", cwd=ROOT)
+    # 2K: a request fits it (1K fits none, whatever the settings), but not every tool with its description
+    done = run_cli("recommend", CATALOG, "--context-lengths", "2k", "--goal", "full", cwd=ROOT)
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "Not reached at the context length 1K: the settings below are the best reachable ones."
+    assert lines[0] == "Not reached at the context length 2K: the settings below are the best reachable ones."
     assert lines[1].startswith("goal: every tool with its short description (form full)")
     assert not any(line.startswith("gate:") for line in lines)
-    yaml_block = run_cli("recommend", CATALOG, "--context-lengths", "1k", "--goal", "full", "--yaml", cwd=ROOT).stdout
+    yaml_block = run_cli("recommend", CATALOG, "--context-lengths", "2k", "--goal", "full", "--yaml", cwd=ROOT).stdout
     assert "# gate:" not in yaml_block
 
 

@@ -26,7 +26,7 @@ from .cachediff import Side, compare
 from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiRecommendation, budget_with_headroom, \
     smaller_listing_keeps_headroom, with_listing_evidence, \
     _NAMED_MAX, at_length, collapsed_words, goal_at, goal_statement, length_goals_for, lost_words, outcomes, \
-    recommend_for_contexts, requirement_misses, servers_without_tools
+    recommend_for_contexts, requirement_misses, servers_without_tools, unfit_lengths
 from .quantities import form_word, length_label
 from .sweep import FORM_RANK, Ladder, listing_ladder
 from .wording import MISS_WORDS
@@ -108,7 +108,8 @@ class Miss:
     """One condition the check misses at one context length.
 
     Attributes:
-        kind: ``keep`` (servers that must stay named are collapsed), ``goal`` (the listing's form is
+        kind: ``fit`` (no request fits the length whatever the settings: the tools array with nothing
+            listed is larger, :class:`toolsearch.analysis.recommend.UnfitLength`), ``keep`` (servers that must stay named are collapsed), ``goal`` (the listing's form is
             below the goal's), ``size`` (the listing is over ``--max-listing-tokens``) or
             ``headroom`` (less room above the listing than ``--headroom`` asks) or ``worse`` (the
             change made disclosure worse than the baseline, :func:`worse_than_baseline`).
@@ -117,7 +118,7 @@ class Miss:
             ``--except`` covers, in collapse order; ``worse``: the servers listed worse.
         detail: ``goal``: what the goal needs in words; ``headroom``: the clause on a smaller listing;
             ``worse``: the whole sentence (two lengths with the same one are one condition).
-        figure: ``size``: the limit; ``headroom``: the budget it needs (tokens).
+        figure: ``size``: the limit; ``headroom``: the budget it needs (tokens); ``fit``: the context length.
         words: ``goal``: ``"except"`` when ``--except`` was given; ``headroom``: the percentage.
     """
 
@@ -460,6 +461,8 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
     def misses(o: ContextOutcome) -> tuple[Miss, ...]:
         here = goal_at(goal, per_length, o.context_length)
         found = []
+        # no request fits this length whatever the settings: said as recommend says it, which leaves it out
+        found += [Miss("fit", u.reason, figure=u.context_length) for u in unfit_lengths(ladder, [o.context_length])]
         # read off the ladder, so a failure names the servers the listing collapsed
         req = requirement_misses(ladder, o, here, except_servers, keep_servers)
         if req is not None and req.lost:

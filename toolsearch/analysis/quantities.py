@@ -265,6 +265,21 @@ def costs_more_words(plan: Plan) -> str | None:
     return f"tool search adds {extra:,} tokens per request here; consider enabled: off"
 
 
+def tools_array_too_large(tools_tokens: int, context_length: int | None) -> bool:
+    """Whether a tools array of ``tools_tokens`` tokens is larger than ``context_length`` (tokens), so no
+    request fits the model; ``False`` when the context length is unknown. The one test behind
+    :func:`context_overflow_words`, :func:`request_cost_words`, ``recommend``'s lengths where no setting
+    fits (:func:`toolsearch.analysis.recommend.unfit_lengths`) and ``check``'s ``no request fits``."""
+    return bool(context_length) and (context_length or 0) > 0 and tools_tokens > (context_length or 0)
+
+
+def tools_array_words(tools_tokens: int, tokenizer: str, context_length: int | None) -> str:
+    """A tools array larger than the context length, in words: ``"the tools array alone (699 tokens,
+    chars4) is larger than the context length (500 tokens)"`` (tokens in ``tokenizer``)."""
+    return (f"the tools array alone ({tools_tokens:,} tokens, {tokenizer}) is larger than "
+            f"the context length ({length_label(context_length)})")
+
+
 def context_overflow_words(plan: Plan, context_length: int | None) -> str | None:
     """When a request does not fit ``context_length`` (tokens), in words, as the Overview and What the
     model sees pages warn and ``plan`` and ``recommend`` print it: the tools array alone is larger
@@ -275,9 +290,9 @@ def context_overflow_words(plan: Plan, context_length: int | None) -> str | None
     ``plan``'s display tokenizer."""
     if not context_length or context_length <= 0:
         return None
-    if plan.tools_tokens > context_length:
-        return (f"the tools array alone ({plan.tools_tokens:,} tokens, {plan.display_tokenizer}) is larger than "
-                f"the context length ({length_label(context_length)}): no request with these settings fits the model")
+    if tools_array_too_large(plan.tools_tokens, context_length):
+        return (f"{tools_array_words(plan.tools_tokens, plan.display_tokenizer, context_length)}: no request with "
+                "these settings fits the model")
     if plan.eager_tokens > context_length:
         return (f"sending every schema up front ({plan.eager_tokens:,} tokens, {plan.display_tokenizer}) would "
                 f"not fit the context length ({length_label(context_length)}); with tool search the request fits")
@@ -290,7 +305,7 @@ def request_cost_words(plan: Plan, context_length: int | None) -> list[str]:
     (not when only sending every schema up front would be: tool search answers that one), then
     :func:`costs_more_words`. ``[]`` in the usual case. ``plan --json``'s ``request_costs`` and each
     length of ``recommend``'s (:func:`toolsearch.analysis.recommend.request_cost_lines`)."""
-    too_large = bool(context_length) and plan.tools_tokens > (context_length or 0)
+    too_large = tools_array_too_large(plan.tools_tokens, context_length)
     found = (context_overflow_words(plan, context_length) if too_large else None, costs_more_words(plan))
     return [words for words in found if words]
 

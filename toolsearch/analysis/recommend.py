@@ -34,10 +34,12 @@ from typing import Any, Mapping, Sequence
 import yaml
 
 from ..engine import constants as C
+from ..engine.catalog import MAX_NAMED_PROBLEMS
 from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import Planner, listing_budget
 from ..engine.wording import agree, cap_words, counted, settings_words
 from .wording import share_cell
+from .quantities import tools_array_too_large, tools_array_words
 from .quantities import context_share, request_cost_words, context_words, form_word, length_arg, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
 from ..engine.invisible import quoted, reveal_line
 from .sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
@@ -204,6 +206,60 @@ def request_cost_lines(rec: "MultiRecommendation", planner: Planner, config: Too
 INACTIVE_WORDS = ("tool search is not active (enabled: off, or nothing is deferrable): every tool is sent with its "
                   "full schema, so every goal holds; threshold_pct and listing_max_tokens change nothing here, and "
                   "the current settings are kept")
+
+
+@dataclass(frozen=True)
+class UnfitLength:
+    """A listed context length no request fits, whatever threshold_pct and listing_max_tokens: the
+    tools array with nothing listed (the visible tools and the bridge tools,
+    :attr:`toolsearch.analysis.sweep.Ladder.bare_tools_tokens`) is larger than it
+    (:func:`~toolsearch.analysis.quantities.tools_array_too_large`, the test the Overview page and
+    ``plan`` make). ``recommend`` leaves it out of the answer and says so first; ``check`` fails there.
+
+    Attributes:
+        context_length: tokens.
+        tools_tokens: the tools array with nothing listed, in ``tokenizer`` (tokens).
+        tokenizer: the tokenizer that counted it.
+    """
+
+    context_length: int
+    tools_tokens: int
+    tokenizer: str
+
+    @property
+    def reason(self) -> str:
+        """Why, in words: ``"no setting fits: the tools array alone (699 tokens, chars4) is larger than
+        the context length (500 tokens) with nothing listed, so no request fits the model whatever
+        threshold_pct and listing_max_tokens"``; ``check`` says it after ``at 500 tokens:``."""
+        return (f"no setting fits: {tools_array_words(self.tools_tokens, self.tokenizer, self.context_length)} "
+                "with nothing listed, so no request fits the model whatever threshold_pct and listing_max_tokens")
+
+    @property
+    def words(self) -> str:
+        """:attr:`reason` as ``recommend``'s first finding says it: ``"at 500 tokens no setting fits: …;
+        this length is left out of the answer"``."""
+        return f"{at_length(self.context_length)} {self.reason}; this length is left out of the answer"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: ``context_length``, ``tools_tokens``, ``tokenizer`` and ``reason``."""
+        return {"context_length": self.context_length, "tools_tokens": self.tools_tokens,
+                "tokenizer": self.tokenizer, "reason": self.reason}
+
+
+def unfit_lengths(ladder: Ladder, context_lengths: Sequence[int | None]) -> tuple[UnfitLength, ...]:
+    """The lengths of ``context_lengths`` (tokens; ``None`` = unknown, never unfit) that no request fits
+    whatever the settings (:class:`UnfitLength`), each once, in the order given; ``()`` when every
+    length fits a request with nothing listed."""
+    found = dict.fromkeys(c for c in context_lengths if c is not None
+                          and tools_array_too_large(ladder.bare_tools_tokens, c))
+    return tuple(UnfitLength(c, ladder.bare_tools_tokens, ladder.bare_tokenizer or ladder.planning_tokenizer)
+                 for c in found)
+
+
+#: What a recommendation says, instead of settings, when no listed length fits a request.
+ALL_UNFIT_REASON = ("no listed context length fits a request, whatever threshold_pct and listing_max_tokens: "
+                    "the current settings are kept; send fewer tools up front (defer more of them) or list "
+                    "longer context lengths")
 
 
 @dataclass(frozen=True)
@@ -389,6 +445,10 @@ class MultiRecommendation:
             figures count the servers as the catalog lists them. ``gate_refused``: then why
             ``check --strict`` refuses the gate line, and until when
             (:attr:`~toolsearch.live.config_agreement.ServerAgreement.gate_words`); both empty otherwise.
+        unfit: the listed lengths no request fits whatever the settings (:class:`UnfitLength`), in the
+            order given: left out of :attr:`contexts` and of the answer, which is for the other lengths;
+            when every length is one (:attr:`all_unfit`), ``contexts`` has them all with the current
+            settings, which are kept, and ``reached`` is false. ``()`` when every length fits.
     """
 
     goal: str
@@ -427,6 +487,13 @@ class MultiRecommendation:
     config_servers: tuple[str, ...] = ()
     gate_refused: str = ""
     core_only: tuple[tuple[int | None, tuple[str, ...]], ...] = ()
+    unfit: tuple[UnfitLength, ...] = ()
+
+    @property
+    def all_unfit(self) -> bool:
+        """No listed length fits a request whatever the settings (:attr:`unfit` holds every one): there
+        is no answer, the current settings are kept and :attr:`contexts` gives what they give."""
+        return bool(self.unfit) and {u.context_length for u in self.unfit} >= {c.context_length for c in self.contexts}
 
     @property
     def worst(self) -> ContextOutcome:
@@ -613,7 +680,9 @@ class MultiRecommendation:
         (the lengths where the listing takes more than :data:`LARGE_SHARE_PCT` % of the context, each
         with ``context_length``, ``listing_tokens`` and ``share_pct``) and, with ``keep_called``,
         ``keep_called`` (:meth:`KeepCalled.to_dict`); ``config_servers`` (:attr:`config_servers`, ``[]``
-        when the config's servers agree with the catalog's) and ``gate_refused`` (``null`` then)."""
+        when the config's servers agree with the catalog's), ``gate_refused`` (``null`` then) and
+        ``unfit_lengths`` (:attr:`unfit`: per listed length no request fits whatever the settings,
+        ``context_length``, ``tools_tokens``, ``tokenizer`` and ``reason``; ``[]`` when every length fits)."""
         budgets = self.length_budgets or tuple(self.budget_needed for _ in self.contexts)
         # the goal's own need beside the figure the settings are chosen for: out of reach they differ,
         # and one key for both read as if the goal needed the best reachable listing's budget
@@ -635,6 +704,7 @@ class MultiRecommendation:
                 "lower_goal": self.lower_goal or None,
                 "core_only": [{"context_length": c, "servers": list(names)} for c, names in self.core_only],
                 "config_servers": list(self.config_servers), "gate_refused": self.gate_refused or None,
+                "unfit_lengths": [u.to_dict() for u in self.unfit],
                 **({"keep_called": self.keep_called.to_dict()} if self.keep_called is not None else {})}
 
     def apply(self, config: ToolSearchConfig) -> ToolSearchConfig:
@@ -1187,6 +1257,24 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     lengths = list(context_lengths)
     per_length = length_goals_for(goal, length_goals, lengths)
     except_servers, keep_servers = tuple(dict.fromkeys(except_servers)), tuple(dict.fromkeys(keep_servers))
+    unfit = unfit_lengths(ladder, lengths)
+    if unfit:
+        # a length no request fits whatever the settings cannot drive the answer (its best reachable
+        # listing would be the largest, in a request that does not fit anyway): the answer is for the others
+        gone = {u.context_length for u in unfit}
+        fit = [c for c in lengths if c not in gone]
+        if fit:
+            rec = recommend_for_contexts(ladder, config, fit, goal, except_servers=except_servers,
+                                         keep_servers=keep_servers, headroom_pct=headroom_pct,
+                                         length_goals={c: g for c, g in per_length if c not in gone})
+            return replace(rec, unfit=unfit)
+        kept = MultiRecommendation(goal, False, None, config.threshold_pct, config.listing_max_tokens, None,
+                                   outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths),
+                                   ALL_UNFIT_REASON, ladder.planning_tokenizer, except_servers, keep_servers,
+                                   float(headroom_pct), length_goals=per_length,
+                                   length_budgets=tuple(None for _ in lengths),
+                                   length_goal_budgets=tuple(None for _ in lengths), unfit=unfit)
+        return kept
 
     def result(reached: bool, reached_goal: str | None, pct: float, cap: int, budget: int | None,
                reason: str, budgets: tuple[int | None, ...] = (), *,
@@ -1968,6 +2056,8 @@ def verdict_line(rec: MultiRecommendation) -> str:
     output and the verdict above the report's recommendation (not reached: the lines that follow
     give the best reachable settings)."""
     words = verdict_words(rec)
+    if rec.all_unfit:  # no settings to give: the lines below say why
+        return words[0].upper() + words[1:] + ": no setting fits a request there."
     return words[0].upper() + words[1:] + ("." if rec.reached else ": the settings below are the best reachable ones.")
 
 
@@ -2023,9 +2113,26 @@ def lower_goal_lines(rec: MultiRecommendation, surface: str = "cli") -> list[str
     Tuning page says it, the goal in words in place of the command line
     (:attr:`MultiRecommendation.lower_goal_app_words`). ``[]`` without one, or when a ``not named``
     line already carries it (said once: :func:`unnamed_reason`)."""
-    if not rec.lower_goal or any(rec.lower_goal_words in u.reason for u in rec.unnamed):
+    if not rec.lower_goal or any(rec.lower_goal_words in u.reason for u in shown_unnamed(rec)):
         return []
     return [f"per-length goal: {rec.lower_goal_app_words if surface == 'app' else rec.lower_goal_words}"]
+
+
+def shown_unnamed(rec: MultiRecommendation) -> tuple[UnnamedServer, ...]:
+    """The servers ``recommend``'s text and the Tuning page name on a ``not named`` line: the first
+    :data:`~toolsearch.engine.catalog.MAX_NAMED_PROBLEMS` of ``rec.unnamed`` (the rest are counted,
+    :func:`more_unnamed_words`; ``--json`` and the ``--yaml`` block name every one)."""
+    return rec.unnamed[:MAX_NAMED_PROBLEMS]
+
+
+def more_unnamed_words(rec: MultiRecommendation) -> str:
+    """The servers not named past :func:`shown_unnamed`, counted in one line: ``"… and 159 more servers not
+    named at 32K"`` (the worst length, where every server of ``rec.unnamed`` is not named); ``""`` when
+    every one is named on a line of its own."""
+    more = len(rec.unnamed) - len(shown_unnamed(rec))
+    if more <= 0:
+        return ""
+    return f"… and {more:,} more server{'' if more == 1 else 's'} not named {at_length(rec.worst.context_length)}"
 
 
 def unnamed_reason(rec: MultiRecommendation, unnamed: UnnamedServer, surface: str = "cli") -> str:
@@ -2062,6 +2169,10 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     said after the headroom. Catalog text (server names) is as given: the caller escapes it for its medium."""
     lengths = ", ".join(length_label(c.context_length) for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
+    # the lengths no request fits whatever the settings: said first, once; the answer is for the others
+    lines += [u.words for u in rec.unfit]
+    if rec.all_unfit:
+        return lines + [f"not reachable at {lengths_scope_words(rec)}: {rec.reason}"]
     lines += config_servers_lines(rec)  # what every figure below is for, before any of them
     lines += keep_called_lines(rec)
     lines += keep_forces_lines(rec)
@@ -2094,7 +2205,11 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
             lines.append(raised_words(config, raised))
     if lowered:
         lines.append(lowered_words(rec, config, lowered, ladder))
-    lines += [f"not named: {server.reason}" for server in rec.unnamed]
+    # the first servers by name, the rest counted: --json names every one
+    lines += [f"not named: {server.reason}" for server in shown_unnamed(rec)]
+    more = more_unnamed_words(rec)
+    if more:
+        lines.append(more)
     lines += core_only_lines(rec)
     lines += no_tools_lines(rec)
     return (lines + large_share_lines(rec) + called_unnamed_lines(rec) + shorter_length_lines(rec)
@@ -2688,6 +2803,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
              *(f"# {_comment_text(line)}" for line in keep_called_lines(rec)),
              f"# headroom: {rec.headroom_words} · {rec.growth_words}",
              f"# {verdict_words(rec)}" if rec.reached else f"# not reached: {_comment_text(rec.reason)}",
+             # the lengths left out of the answer: no request fits them whatever the settings
+             *(f"# {_comment_text(u.words)}" for u in rec.unfit),
              # what every figure below is for: the servers as the catalog lists them, not as the config sets them up
              *(f"# {_comment_text(line)}" for line in config_servers_lines(rec))]
     if rec.reason == LISTING_OFF_REASON:  # the block keeps listing: off; say what would list tools

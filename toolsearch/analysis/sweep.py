@@ -262,6 +262,10 @@ class Ladder:
         servers: the servers with deferred tools, as the listing groups them.
         registered: the name of every server with at least one registered tool (deferred or
             visible), in the plan's order: the servers a model sees in some way.
+        bare_tools_tokens: the model-visible tools array with nothing listed (the plan at budget 0:
+            the visible tools and the bridge tools), in ``bare_tokenizer``: the smallest request any
+            threshold_pct and listing_max_tokens give. A context length shorter than it fits no request
+            whatever the settings (:func:`toolsearch.analysis.quantities.tools_array_too_large`).
     """
 
     activated: bool
@@ -270,6 +274,8 @@ class Ladder:
     planning_tokenizer: str
     servers: tuple[LadderServer, ...] = ()
     registered: tuple[str, ...] = ()
+    bare_tools_tokens: int = 0
+    bare_tokenizer: str = ""
 
     def states_of(self, step: DegradationStep | None) -> dict[str, str]:
         """Server name → ``full`` | ``names`` | ``summary`` | ``hidden`` when ``step`` is the
@@ -352,7 +358,8 @@ def listing_ladder(planner: Planner, config: ToolSearchConfig, tokenizer: str = 
     servers = tuple(LadderServer(s.name, s.label, s.deferred_count) for s in plan.servers if s.deferred_count > 0)
     return Ladder(activated=plan.activated, listing_enabled=config.listing_enabled,
                   steps=tuple(plan.steps), planning_tokenizer=plan.planning_tokenizer, servers=servers,
-                  registered=tuple(s.name for s in plan.servers if s.tool_count > 0))
+                  registered=tuple(s.name for s in plan.servers if s.tool_count > 0),
+                  bare_tools_tokens=plan.tools_tokens, bare_tokenizer=plan.display_tokenizer)
 
 
 def at_least(form: str) -> Callable[[str], bool]:

@@ -22,7 +22,7 @@ SEVERITY_NOUNS: dict[str, tuple[str, str]] = {
 #: Each kind of condition ``toolsearch check`` can miss (:attr:`toolsearch.analysis.check.Miss.kind`)
 #: in a few words: what its verdict says was missed (:func:`toolsearch.analysis.check.missed_conditions`),
 #: the title of its annotation (``check --format github``) and the cause a failing row of its table names.
-MISS_WORDS: dict[str, str] = {"keep": "a server to keep collapsed", "goal": "goal missed",
+MISS_WORDS: dict[str, str] = {"fit": "no request fits", "keep": "a server to keep collapsed", "goal": "goal missed",
                               "size": "listing over the limit", "headroom": "headroom missed",
                               "worse": "worse than the baseline"}
 

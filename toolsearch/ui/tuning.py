@@ -18,6 +18,7 @@ from toolsearch.ui.tables import form_grid_html, literal_table
 from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
+from toolsearch.analysis.recommend import (more_unnamed_words, shown_unnamed)
 from toolsearch.analysis.recommend import (called_unnamed_lines, request_cost_lines, shorter_length_lines, export_block, keep_called_lines,
                                            keep_forces_lines, frontier, headroom_action_words, headroom_listing_as_much, large_share_lines, more_headroom_clause,
                                            lowered_changes, lowered_servers, lowered_where, every_length_words, no_tools_lines,
@@ -439,6 +440,10 @@ if common.require_catalog(v):
         q = asked.question
         excepted, kept, headroom, length_goals = list(q.except_servers), list(q.keep_servers), q.headroom_pct, asked.length_goals
         multi = recommendation_for(v, q)
+        # the lengths no request fits whatever the settings, first: the answer below is for the others
+        for unfit in multi.unfit:
+            st.error(common.md_escape(unfit.words[0].upper() + unfit.words[1:] + "."), icon=":material/block:")
+        answer_lengths = [c.context_length for c in multi.contexts]  # the lengths the answer is for, in order
         if multi.length_goals:
             st.caption(common.md_escape(f"Goal: {multi.goal_words}."))
         have_sessions = asked.sessions is not None
@@ -476,7 +481,7 @@ if common.require_catalog(v):
             st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/push_pin:")
         for words in missing_words(v):  # not in the answer, and the command line refuses the catalog for it
             st.warning(common.md_escape(common.visible(words)), icon=":material/report:")
-        now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
+        now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, answer_lengths)
         worst = multi.worst
         if multi.reached:  # the verdict, as recommend's first line says it (not reached: the box below)
             st.success(verdict_line(multi), icon=":material/check_circle:")
@@ -511,7 +516,9 @@ if common.require_catalog(v):
         st.caption(recommended_outcome_words(v, multi))
         if multi.cap_floor_words:  # the two metrics above differ: say why, in the words of toolsearch recommend
             st.caption(common.md_escape(multi.cap_floor_words + "."))
-        if not multi.reached:
+        if multi.all_unfit:  # no setting fits a request at any listed length: nothing to choose between
+            st.error(f"Not reachable at {lengths_scope_words(multi)}: {multi.reason}.", icon=":material/block:")
+        elif not multi.reached:
             # where the fewest are named, as recommend's "best reachable setting (…)" line says it: a longer length
             # can name more than the shortest, and "at every length (0 of 1)" read as if none named more
             st.error(f"Not reachable at {lengths_scope_words(multi)}: {multi.reason}. The values above name "
@@ -519,9 +526,12 @@ if common.require_catalog(v):
                      f"{multi.fallback_words}.", icon=":material/block:")
         if multi.unnamed:
             # the reasons name servers: catalog text, invisible characters shown as markers as in the block
-            # (a per-length goal one of them carries in the page's words: the goal, and what to enter in its field)
+            # (a per-length goal one of them carries in the page's words: the goal, and what to enter in its field);
+            # the first ones by name and the rest counted, as recommend prints them
+            more = more_unnamed_words(multi)
             st.markdown("**Not named:**\n" + "\n".join(
-                f"- {common.md_escape(common.visible(unnamed_reason(multi, u, 'app')))}" for u in multi.unnamed))
+                f"- {common.md_escape(common.visible(unnamed_reason(multi, u, 'app')))}" for u in shown_unnamed(multi))
+                + (f"\n\n{common.md_escape(more)}" if more else ""))
         for line in lower_goal_lines(multi, "app"):  # the goal that is reached: recommend's line, in the page's words
             st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/tune:")
         for line in core_only_lines(multi):  # a goal met by built-in tools alone, as recommend says it
@@ -547,7 +557,7 @@ if common.require_catalog(v):
         for line in request_cost_lines(multi, v.inspector.planner, cfg):  # as recommend and the Overview page say it
             st.warning(common.md_escape(line[0].upper() + line[1:] + "."), icon=":material/trending_up:")
         singles = {c: recommend_for_contexts(ladder, cfg, [c], multi.goal_at(c), except_servers=excepted,
-                                             keep_servers=kept, headroom_pct=headroom) for c in lengths}
+                                             keep_servers=kept, headroom_pct=headroom) for c in answer_lengths}
         # where it lists less, with the servers it no longer names (the words of toolsearch recommend)
         lowered = lowered_changes(ladder, cfg, multi)
         lowered_at = dict(lowered)
@@ -638,7 +648,7 @@ if common.require_catalog(v):
                                    key="tuning_frontier_open", on_change="rerun")
         if frontier_box.open:  # drawn only when opened
             with frontier_box:
-                show_frontier(ladder, lengths, now, multi, called if have_sessions else None)
+                show_frontier(ladder, answer_lengths, now, multi, called if have_sessions else None)
         if have_sessions:
             show_pins(v, multi, lengths, evidence, evidence_labels)
 
