@@ -126,14 +126,22 @@ def test_a_goal_alone_says_where_it_belongs() -> None:
 @pytest.mark.parametrize("catalog", ["five-servers", "team-workspace"])
 def test_the_lists_less_advice_gives_items_the_field_takes(catalog) -> None:
     """The "lists less than the default settings" warning says the goal that keeps them in words, with
-    the items of *Other goal at some lengths*, never the command line's ``--goal``; those items, pasted
-    into the field, are read without an error."""
+    the items of *Other goal at some lengths* (or, where every length needs the same goal, that goal for
+    *Goal (all other lengths)*), never the command line's ``--goal``; entered in their field, they are
+    read without an error and the warning goes."""
     at = tuning({"catalog": catalog, "lengths": "32k,128k,200k,1m", "goal": "names"})
     (warning,) = [str(w.value) for w in at.warning if "lists less than" in str(w.value)]
-    assert "stricter goal (Other goal at some lengths)" in warning
+    assert ("stricter goal (Other goal at some lengths)" in warning
+            or "stricter goal (Goal (all other lengths))" in warning), warning
     assert "--goal" not in warning and "\\-\\-goal" not in warning, warning
-    items = warning.replace("\\", "").split("Other goal at some lengths: ")[1].split(")")[0]
-    assert "=full" in items and common.parse_length_goals(items)[1] is None, items
-    at.text_input(key="tuning_length_goals").set_value(items).run()
+    plain = warning.replace("\\", "")
+    if "Goal (all other lengths): " in plain:  # the same goal at every length: the goal selector alone
+        goal = plain.split("Goal (all other lengths): ")[1].split(")")[0]
+        assert goal == "full", plain
+        at.selectbox(key="tuning_multi_goal").set_value(goal).run()
+    else:
+        items = plain.split("Other goal at some lengths: ")[1].split(")")[0]
+        assert "=full" in items and common.parse_length_goals(items)[1] is None, items
+        at.text_input(key="tuning_length_goals").set_value(items).run()
     assert not at.exception and not [e.value for e in at.error], [e.value for e in at.error]
     assert not [w for w in at.warning if "lists less than" in str(w.value)], [w.value for w in at.warning]

@@ -595,18 +595,19 @@ if common.require_catalog(v):
         if lowered:
             # the lengths, changes and servers no longer named as recommend writes them (32K, 1M): one function for both
             where = lowered_where(lowered_md)
+            keeping = keeping_goal(ladder, cfg, multi)  # the verified goal that keeps them, as recommend says it
             if multi.reached:
                 clause = more_headroom_clause(headroom_listing_as_much(ladder, cfg, multi), sidebar_word,
                                               every_length_words([c.context_length for c in multi.contexts]))
+                stricter = (f"choose a stricter goal ({GOAL_LABEL})" if keeping is not None and "," not in keeping.goal
+                            else "give those lengths a stricter goal (Other goal at some lengths)")
                 why = ("It is the cheapest setting that still meets the goal. One setting serves every length: to list "
-                       "more there, give those lengths a stricter goal (Other goal at some lengths) or keep the "
-                       f"{sidebar_name}. {clause[0].upper()}{clause[1:]}.")
+                       f"more there, {stricter} or keep the {sidebar_name}. {clause[0].upper()}{clause[1:]}.")
             else:  # the goal is out of reach: this is the best reachable setting, which meets no goal
                 why = ("The goal is out of reach, and it is the best reachable setting. One setting serves every length: "
                        "to list more there, give the lengths where the goal is out of reach a goal of their own (Other "
                        f"goal at some lengths), or keep the {sidebar_name}.")
             subject = "The recommendation" if multi.reached else "The best reachable setting"
-            keeping = keeping_goal(ladder, cfg, multi)  # the verified goal that keeps them, as recommend says it
             keep_words = keeping.words(sidebar_word, "app") if keeping is not None else ""  # the goal in words
             keep = ("\n\n" + common.md_escape(common.visible(keep_words[0].upper() + keep_words[1:]))
                     + ".") if keeping is not None else ""
