@@ -354,7 +354,8 @@ def test_check_settings_line_says_tool_search_is_off(tmp_path):
     """A config that turns tool search off passes every goal (every schema is sent); the settings
     line said only "threshold_pct 5%, listing_max_tokens 4,000", as if nothing were unusual."""
     off = write_yaml(tmp_path / "off.yaml", {"tools": {"tool_search": {"enabled": False, "listing": "off"}}})
-    done = run_cli("check", TEAM, "--config", off, "--context-lengths", "32k", "--goal", "names")
+    # 1M: with every schema sent up front, a request fits there (not at 32K: check fails there)
+    done = run_cli("check", TEAM, "--config", off, "--context-lengths", "1m", "--goal", "names")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[1] == ("threshold_pct 5%, listing_max_tokens 4,000, enabled off, listing off, "
                                            "planning tokenizer chars4")

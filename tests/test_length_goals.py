@@ -84,7 +84,7 @@ def test_headroom_holds_at_every_length_with_per_length_goals(ladder):
     # the cap's floor (200) gives 200K a larger listing than the 128 tokens listed needs, without 20 % room
     ("five-servers", [200_000], "listed", {}, 20),
     ("five-servers", [8_000, 32_000, 64_000], "listed", {}, 20),
-    # unknown needs names with room (2,026 tokens), 1K needs 219, so 3K gets 660: a 581-token listing
+    # unknown needs names with room (2,026 tokens), 3K gets 660: a 581-token listing; no request fits 1K
     ("team-workspace", [None, 1_000, 3_000, 8_000], "any", {None: "names"}, 37.5),
 ])
 def test_reached_means_check_passes_with_the_same_headroom(catalog, lengths, goal, length_goals, headroom):
@@ -94,8 +94,15 @@ def test_reached_means_check_passes_with_the_same_headroom(catalog, lengths, goa
     rec = recommend_for_contexts(listing_ladder(ins.planner, config), config, lengths, goal,
                                  length_goals=length_goals, headroom_pct=headroom)
     applied = rec.apply(config)
-    result = check_catalog(ins, applied, lengths, goal, "chars4", length_goals=length_goals, headroom_pct=headroom)
+    # the answer is for the lengths a request fits (1K does not fit team-workspace's tools array: it is
+    # said first and left out); check agrees there, and fails where no request fits
+    fit = [c.context_length for c in rec.contexts]
+    result = check_catalog(ins, applied, fit, goal, "chars4", length_goals={c: g for c, g in length_goals.items()
+                                                                           if c in fit}, headroom_pct=headroom)
     assert rec.reached == result.passed, (rec.reached, rec.reason, [c.failures for c in result.lengths])
+    for unfit in rec.unfit:
+        alone = check_catalog(ins, applied, [unfit.context_length], goal, "chars4", headroom_pct=headroom)
+        assert not alone.passed and "no setting fits" in " ".join(alone.lengths[0].failures)
     if rec.reached:  # tight: one token less of cap or 0.1 % less breaks it somewhere
         for pct, cap in ((round(rec.threshold_pct - 0.1, 1), rec.listing_max_tokens),
                          (rec.threshold_pct, rec.listing_max_tokens - 1)):

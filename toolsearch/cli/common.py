@@ -20,14 +20,15 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from ..engine.invisible import json_text, normalisation_note, quoted, quoted_short, reveal, reveal_line
+from ..engine.invisible import json_text, normalisation_note, quoted, reveal, reveal_line
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ConfigError, ToolsearchError
 from ..engine.inspector import Inspector
-from .textfmt import RUNNER_ANYWHERE_COMMAND, ascii_digits, github_command, one_line, runner_safe, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
+from .textfmt import headroom_pct  # noqa: F401 - the --headroom type, re-exported for the commands
+from .textfmt import RUNNER_ANYWHERE_COMMAND, github_command, one_line, runner_safe, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
 
 if TYPE_CHECKING:
     from ..engine.scopes import Scope
@@ -682,24 +683,6 @@ def server_refusal(args: argparse.Namespace, option: str = "") -> str | None:
         return (f"--no-servers starts no program: give {option + ' ' if option else ''}the catalog "
                 f"'toolsearch snapshot' saves from it instead")
     return None
-
-
-def headroom_pct(text: str) -> float:
-    """argparse type of ``--headroom``: a percentage from 0 to 1000 (``10`` or ``10%``), with at
-    most two decimals (a finer headroom means nothing for a token budget and prints badly).
-
-    Raises:
-        argparse.ArgumentTypeError: not a number, outside 0 to 1000, or finer than 0.01.
-    """
-    try:
-        value = float(ascii_digits(text).strip().rstrip("%"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {quoted_short(text)}") from None
-    if not 0 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"expected 0 to 1000 (%), got {quoted_short(text)}")
-    if round(value, 2) != value:
-        raise argparse.ArgumentTypeError(f"expected a percentage with at most two decimals, such as 12.5, got {quoted_short(text)}")
-    return value
 
 
 GOAL_HELP = ("full: every tool with its short description; names: every server at names or better; listed: tier 1 "

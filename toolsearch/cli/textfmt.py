@@ -567,3 +567,21 @@ def github_command(command: str, message: str, **properties: str) -> str:
     """One workflow command line: ``::error title=T,file=F::message`` (properties in the order given)."""
     props = ",".join(f"{key}={github_property(value)}" for key, value in properties.items())
     return f"::{command}{' ' + props if props else ''}::{github_data(message)}"
+
+
+def headroom_pct(text: str) -> float:
+    """argparse type of ``--headroom``: a percentage from 0 to 1000 (``10`` or ``10%``), with at
+    most two decimals (a finer headroom means nothing for a token budget and prints badly).
+
+    Raises:
+        argparse.ArgumentTypeError: not a number, outside 0 to 1000, or finer than 0.01.
+    """
+    try:
+        value = float(ascii_digits(text).strip().rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {quoted_short(text)}") from None
+    if not 0 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"expected 0 to 1000 (%), got {quoted_short(text)}")
+    if round(value, 2) != value:
+        raise argparse.ArgumentTypeError(f"expected a percentage with at most two decimals, such as 12.5, got {quoted_short(text)}")
+    return value

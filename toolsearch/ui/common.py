@@ -33,8 +33,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes, source_stem
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.samples import docs_elsewhere, samples_dir
-from toolsearch.cli.common import headroom_pct
-from toolsearch.cli.textfmt import goal_argument, parse_listing_max_tokens, parse_threshold_pct
+from toolsearch.cli.textfmt import goal_argument, headroom_pct, parse_listing_max_tokens, parse_threshold_pct
 from toolsearch.cli.textfmt import context_lengths_with_repeats
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
@@ -288,7 +287,7 @@ _TEXT_CHECKS = {"tuning_contexts": lambda text: parse_context_lengths(text)[1],
 def headroom_error(text: str) -> str | None:
     """Why a headroom, as typed in the Tuning page's *Headroom (%)* field or given by a link
     (``headroom=``), cannot be used, in the words of ``recommend --headroom``
-    (:func:`toolsearch.cli.common.headroom_pct`: 0 to 1000 %, at most two decimals):
+    (:func:`toolsearch.cli.textfmt.headroom_pct`: 0 to 1000 %, at most two decimals):
     ``"Headroom (%): expected 0 to 1000 (%), got '-5'."``; ``None`` when it can."""
     try:
         headroom_pct(text)
