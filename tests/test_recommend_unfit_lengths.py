@@ -121,3 +121,20 @@ def test_not_named_lines_name_the_first_servers_and_count_the_rest(tmp_path):
     # the manual says how many are named
     assert f"name the first {MAX_NAMED_PROBLEMS} and count the rest" in (
         Path(__file__).resolve().parent.parent / "docs" / "tuning.md").read_text(encoding="utf-8").replace("\n", " ")
+
+
+def test_the_verdict_names_the_lengths_the_answer_is_for():
+    """With a listed length left out, the verdict named 'every listed context length', right under the
+    line saying one of them fits no request; it names the lengths the answer is for, on the command
+    line and on the Tuning page (one function)."""
+    team = Path(__file__).resolve().parent.parent / "sample_catalogs" / "team-workspace.yaml"
+    lines = run_cli("recommend", team, "--context-lengths", "1k,32k,200k", "--goal", "names").stdout.splitlines()
+    assert lines[0] == "Reached at the context lengths 32K and 200K.", lines[:3]
+    assert lines[2].startswith("at 1K no setting fits: ")
+    from streamlit.testing.v1 import AppTest  # noqa: PLC0415
+    at = AppTest.from_file(str(team.parent.parent / "app.py"), default_timeout=180)
+    at.query_params.update({"catalog": "team-workspace", "lengths": "1k,32k,200k", "goal": "names"})
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    assert [s.value for s in at.success][:1] == ["Reached at the context lengths 32K and 200K."]

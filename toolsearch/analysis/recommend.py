@@ -2028,9 +2028,12 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
 def lengths_scope_words(rec: MultiRecommendation) -> str:
     """The context lengths ``rec`` was chosen for, as the verdict names them: ``every listed context
     length`` for two or more, ``the context length 200K`` for one (``every`` over one length read as
-    if others had been checked)."""
+    if others had been checked); where a listed length no request fits is left out (:attr:`MultiRecommendation.unfit`),
+    the lengths the answer is for: ``the context lengths 32K and 200K``."""
     if len(rec.contexts) == 1:
         return f"the context length {length_label(rec.contexts[0].context_length)}"
+    if rec.unfit and not rec.all_unfit:  # the answer leaves out a listed length: name the ones it is for
+        return f"the context lengths {_and(length_label(c.context_length) for c in rec.contexts)}"
     return "every listed context length"
 
 
