@@ -103,7 +103,9 @@ def test_plan_names_each_unusable_entry_without_a_traceback(tmp_path, json_flag)
     result = run_cli("plan", *json_flag, path)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and result.stdout == ""
-    assert result.stderr.splitlines() == [
+    # the time a refusal took is the machine's (0.00 s when quiet, 0.02 s on a loaded one)
+    said = [re.sub(r"failed after \d+\.\d\d s", "failed after 0.00 s", line) for line in result.stderr.splitlines()]
+    assert said == [
         f"toolsearch: live: a: failed after 0.00 s: {path}: mcpServers.a.headers.Authorization: the value holds a lone "
         "surrogate (U+D800), which HTTP cannot send; expected printable ASCII (the value is not shown: header values "
         "are secrets)",
