@@ -204,13 +204,13 @@ def test_tuning_multi_length_recommendation_matches_engine():
 
 
 def test_the_lowered_listing_warning_does_not_say_an_unreachable_goal_is_met():
-    """At 1,200 tokens (the shortest length a request fits: no request fits 1K) names for every server is out of reach: the best reachable setting names fewer servers
+    """At 2,500 tokens (a request with a listing of up to 1,472 tokens fits it) names for every server is out of reach: the best reachable setting names fewer servers
     at 1M than the sidebar does. The warning says so, in the words of ``toolsearch recommend``
     ("the best reachable setting"), not that the setting "still meets the goal"."""
-    at = open_page("toolsearch/ui/tuning.py", {"lengths": "1200,1m", "goal": "names"})
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "2500,1m", "goal": "names"})
     config = parse_config({})
     ladder = listing_ladder(inspector().planner, config)
-    rec = recommend_for_contexts(ladder, config, [1_200, 1_000_000], "names")
+    rec = recommend_for_contexts(ladder, config, [2_500, 1_000_000], "names")
     assert not rec.reached
     assert metric(at, "Best reachable listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
     warnings = [w.value for w in at.warning if w.value.startswith("The best reachable setting lists less than")]
@@ -225,10 +225,10 @@ def test_the_lowered_listing_warning_does_not_say_an_unreachable_goal_is_met():
     lowered = ("# lists less than the default settings (threshold_pct 5%, listing_max_tokens 4,000) at 1M "
                "(lower form: full → names) · it is the best reachable setting")
     assert lowered in block.splitlines(), block
-    cli = run_cli("recommend", "sample_catalogs/team-workspace.yaml", "--context-lengths", "1200,1m", "--goal", "names",
+    cli = run_cli("recommend", "sample_catalogs/team-workspace.yaml", "--context-lengths", "2500,1m", "--goal", "names",
                   "--yaml", cwd=ROOT)
     assert cli.stdout.rstrip("\n") == block
-    text = run_cli("recommend", "sample_catalogs/team-workspace.yaml", "--context-lengths", "1200,1m", "--goal", "names",
+    text = run_cli("recommend", "sample_catalogs/team-workspace.yaml", "--context-lengths", "2500,1m", "--goal", "names",
                    cwd=ROOT).stdout
     assert lowered[2:] in text.splitlines()
 

@@ -48,7 +48,7 @@ def ladder():
     # tools array is not weighed here (no request fits them, so recommend leaves them out:
     # tests/test_recommend_unfit_lengths.py)
     assert lad.bare_tools_tokens == 699
-    return replace(lad, bare_tools_tokens=0)
+    return replace(lad, bare_tools_tokens=0, request_tokens_at=None)
 
 
 def _catalog(tmp_path):

@@ -51,7 +51,7 @@ def _planner() -> Planner:
 def small_ladder():
     # the budget arithmetic at lengths of tens of tokens, shorter than the bridge tools: the tools array is
     # not weighed here (no request fits them, so recommend leaves them out: tests/test_recommend_unfit_lengths.py)
-    return replace(listing_ladder(_planner(), parse_config({})), bare_tools_tokens=0)
+    return replace(listing_ladder(_planner(), parse_config({})), bare_tools_tokens=0, request_tokens_at=None)
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiReco
     smaller_listing_keeps_headroom, with_listing_evidence, \
     _NAMED_MAX, at_length, collapsed_words, goal_at, goal_statement, length_goals_for, lost_words, outcomes, \
     recommend_for_contexts, requirement_misses, servers_without_tools, unfit_lengths
-from .quantities import form_word, length_label
+from .quantities import form_word, length_label, request_overflow_words, tools_array_too_large
 from .sweep import FORM_RANK, Ladder, listing_ladder
 from .wording import MISS_WORDS
 
@@ -108,8 +108,9 @@ class Miss:
     """One condition the check misses at one context length.
 
     Attributes:
-        kind: ``fit`` (no request fits the length whatever the settings: the tools array with nothing
-            listed is larger, :class:`toolsearch.analysis.recommend.UnfitLength`), ``keep`` (servers that must stay named are collapsed), ``goal`` (the listing's form is
+        kind: ``fit`` (no request fits the length: whatever the settings, the tools array with nothing
+            listed is larger, :class:`toolsearch.analysis.recommend.UnfitLength`; or with these settings,
+            the listing makes it larger, :meth:`toolsearch.analysis.sweep.Ladder.request_limit`), ``keep`` (servers that must stay named are collapsed), ``goal`` (the listing's form is
             below the goal's), ``size`` (the listing is over ``--max-listing-tokens``) or
             ``headroom`` (less room above the listing than ``--headroom`` asks) or ``worse`` (the
             change made disclosure worse than the baseline, :func:`worse_than_baseline`).
@@ -462,7 +463,14 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         here = goal_at(goal, per_length, o.context_length)
         found = []
         # no request fits this length whatever the settings: said as recommend says it, which leaves it out
-        found += [Miss("fit", u.reason, figure=u.context_length) for u in unfit_lengths(ladder, [o.context_length])]
+        unfit = unfit_lengths(ladder, [o.context_length])
+        found += [Miss("fit", u.reason, figure=u.context_length) for u in unfit]
+        request = ladder.request_tokens(o.budget)
+        if not unfit and request is not None and tools_array_too_large(request, o.context_length):
+            # the listing these settings choose makes the request longer than the context: recommend never
+            # answers with such a budget (Ladder.request_limit), so check fails it too
+            found.append(Miss("fit", request_overflow_words(request, ladder.bare_tokenizer or ladder.planning_tokenizer,
+                                                            o.context_length), figure=o.context_length or 0))
         # read off the ladder, so a failure names the servers the listing collapsed
         req = requirement_misses(ladder, o, here, except_servers, keep_servers)
         if req is not None and req.lost:

@@ -280,6 +280,14 @@ def tools_array_words(tools_tokens: int, tokenizer: str, context_length: int | N
             f"the context length ({length_label(context_length)})")
 
 
+def request_overflow_words(tools_tokens: int, tokenizer: str, context_length: int | None) -> str:
+    """A tools array that the listing makes larger than the context length, in words, as ``check`` fails
+    a length with it: ``"the tools array with this listing (32,708 tokens, chars4) is larger than the
+    context length (32K): no request with these settings fits the model"`` (tokens in ``tokenizer``)."""
+    return (f"the tools array with this listing ({tools_tokens:,} tokens, {tokenizer}) is larger than the context "
+            f"length ({length_label(context_length)}): no request with these settings fits the model")
+
+
 def context_overflow_words(plan: Plan, context_length: int | None) -> str | None:
     """When a request does not fit ``context_length`` (tokens), in words, as the Overview and What the
     model sees pages warn and ``plan`` and ``recommend`` print it: the tools array alone is larger

@@ -657,6 +657,10 @@ class MultiRecommendation:
         its best form."""
         if self.reason == LISTING_OFF_REASON:
             return "the current settings, as no setting lists anything while the listing is off"
+        if self.budget_needed is None and self.threshold_pct < C.THRESHOLD_PCT_MAX:
+            # larger settings would choose a listing at the shortest length whose request does not fit it
+            return ("the largest settings whose request fits every listed length, as nothing can be listed beside "
+                    "the tools array at the shortest length and they give every other length its best form")
         if self.budget_needed is None:
             return ("the largest settings, as nothing can be listed at the shortest length and they give every "
                     "other length its best form")
@@ -855,7 +859,7 @@ def _settings_giving(ladder: Ladder, lengths: Sequence[int | None], alone: Seque
         step = ladder.step_at(o.budget)
         index = next(i for i, candidate in enumerate(ladder.steps) if candidate is step)
         earlier = min((s.tokens for s in ladder.steps[:index]), default=None)
-        high = min(_largest_budget([c])[0], C.LISTING_MAX_TOKENS_MAX, earlier - 1 if earlier is not None else C.LISTING_MAX_TOKENS_MAX)
+        high = min(_largest_budget([c], ladder)[0], C.LISTING_MAX_TOKENS_MAX, earlier - 1 if earlier is not None else C.LISTING_MAX_TOKENS_MAX)
         roomy = budget_with_headroom(o.listing_tokens, headroom_pct)
         if roomy > high:
             short.append(position)
@@ -869,7 +873,7 @@ def _settings_giving(ladder: Ladder, lengths: Sequence[int | None], alone: Seque
         if key not in memo:
             o = _outcome_at(ladder, c, budget)
             memo[key] = not requirement_failures(ladder, o, goal_of(c), except_servers, keep_servers) \
-                and not (roomy and _short_of_room(o, headroom_pct))
+                and not (roomy and _short_of_room(o, headroom_pct)) and ladder.request_fits(c, budget)
         return memo[key]
 
     def fits(position: int, budget: int, roomy: bool, own: bool) -> bool:
@@ -945,21 +949,65 @@ def _settings_giving(ladder: Ladder, lengths: Sequence[int | None], alone: Seque
     return None
 
 
-def _largest_budget(context_lengths: Sequence[int | None]) -> tuple[int, str, str]:
+def _largest_fitting(ladder: Ladder, lengths: Sequence[int | None]) -> tuple[float, int]:
+    """The largest ``threshold_pct`` (0.1 grid) with the largest ``listing_max_tokens`` (60,000) whose
+    request fits every listed length (:meth:`toolsearch.analysis.sweep.Ladder.request_fits`): the
+    largest settings, 100 % and 60,000 tokens, unless the listing they choose at a short length makes
+    its request longer than the context. Budgets only grow with ``threshold_pct``, so it is searched
+    for; 0 % lists nothing and fits every length a request fits at all."""
+    top = C.LISTING_MAX_TOKENS_MAX
+
+    def fits(k: int) -> bool:
+        return all(ladder.request_fits(c, listing_budget(c, k / 10, top)[0]) for c in lengths)
+
+    low, high = 0, _PCT_STEPS
+    while low < high:
+        mid = (low + high + 1) // 2
+        if fits(mid):
+            low = mid
+        else:
+            high = mid - 1
+    return low / 10, top
+
+
+def _length_limit(ladder: Ladder | None, context_length: int) -> int:
+    """The largest budget a known ``context_length`` (tokens) can use: the context length itself, or
+    less where a larger listing would make the request longer than the context
+    (:meth:`toolsearch.analysis.sweep.Ladder.request_limit`)."""
+    limit = ladder.request_limit(context_length) if ladder is not None else None
+    return context_length if limit is None else min(context_length, limit)
+
+
+def _largest_budget(context_lengths: Sequence[int | None], ladder: Ladder | None = None) -> tuple[int, str, str]:
     """The largest budget every listed length can get at once (tokens), what limits it
-    (``cap`` | ``unknown`` | ``context``) and that limit in words."""
+    (``cap`` | ``unknown`` | ``context`` | ``request``) and that limit in words. ``request``: at the
+    shortest length a larger budget would choose a listing whose tools array is longer than the
+    context (``ladder``'s :meth:`~toolsearch.analysis.sweep.Ladder.request_limit`; not weighed without
+    a ladder), so no request with it fits the model."""
     known = [c for c in context_lengths if c is not None and c > 0]
     limit, kind = C.LISTING_MAX_TOKENS_MAX, "cap"
     words = f"the largest listing_max_tokens ({C.LISTING_MAX_TOKENS_MAX:,} tokens)"
     if len(known) < len(context_lengths) and C.UNKNOWN_CONTEXT_PCT_LEG < limit:
         limit, kind = C.UNKNOWN_CONTEXT_PCT_LEG, "unknown"
         words = f"the budget of an unknown context length ({limit:,} tokens)"
-    if known and min(known) < limit:
-        limit, kind = min(known), "context"
-        short = context_words(limit)  # "32K" reads as an adjective; "12,345" does not
-        words = (f"the whole {short} context ({counted(limit, 'token')})" if short[-1] in "KM"
-                 else f"the whole context ({counted(limit, 'token')})")
+    if known:
+        shortest = min(known)
+        usable = _length_limit(ladder, shortest)
+        if usable < limit:
+            limit, kind, words = usable, ("context" if usable == shortest else "request"), _limit_words(shortest, usable)
     return limit, kind, words
+
+
+def _limit_words(context_length: int, usable: int) -> str:
+    """The largest budget ``context_length`` can use (``usable`` tokens, :func:`_length_limit`), in
+    words: ``"the whole 32K context (32,000 tokens)"``, or where the request limits it, ``"the largest
+    budget whose request fits the 32K context (31,130 tokens)"``."""
+    short = context_words(context_length)  # "32K" reads as an adjective; "12,345" does not
+    the_context = f"the {short} context" if short[-1] in "KM" else f"a context of {length_label(context_length)}"
+    if usable < context_length:
+        return f"the largest budget whose request fits {the_context} ({counted(usable, 'token')})"
+    return (f"the whole {short} context ({counted(usable, 'token')})" if short[-1] in "KM"
+            else f"the whole context ({counted(usable, 'token')})")
 
 
 def _requirement(ladder: Ladder, goal: str, except_servers: Sequence[str], keep_servers: Sequence[str]):
@@ -1124,7 +1172,9 @@ def _unreachable_reason(need: int | None, largest: int, kind: str, words: str, h
     # past the largest listing_max_tokens too, no longer context length reaches it: "the shortest" alone read
     # as if leaving that length out would do
     cap_too = (f", and more than the largest listing_max_tokens ({C.LISTING_MAX_TOKENS_MAX:,} tokens), which no "
-               f"context length lifts" if kind == "context" and need > C.LISTING_MAX_TOKENS_MAX else "")
+               f"context length lifts" if kind in ("context", "request") and need > C.LISTING_MAX_TOKENS_MAX else "")
+    if kind == "request":  # the words name the length: past that budget the request is longer than it
+        return f"it needs a budget of {need:,} tokens{extra}, more than {words}{cap_too}"
     if kind == "context" and single:  # "the shortest" would point past the other lengths of a goal per length
         return f"it needs a budget of {need:,} tokens{extra}, more than {words}{cap_too}"
     if kind == "context":
@@ -1141,8 +1191,8 @@ def _keep_headroom(ladder: Ladder, pct: float, cap: int, lengths: Sequence[int |
     """The smallest ``threshold_pct`` from ``pct`` up (0.1 steps) whose outcomes keep the headroom
     at every length without naming fewer servers or tools anywhere; ``pct`` when none does."""
     def kept(candidate: tuple[ContextOutcome, ...]) -> bool:
-        return all(c.listing_tokens == 0 or c.budget >= budget_with_headroom(c.listing_tokens, headroom_pct)
-                   for c in candidate)
+        return all((c.listing_tokens == 0 or c.budget >= budget_with_headroom(c.listing_tokens, headroom_pct))
+                   and ladder.request_fits(c.context_length, c.budget) for c in candidate)
 
     if kept(outs):
         return pct, outs
@@ -1173,7 +1223,7 @@ def _smallest_holding(ladder: Ladder, pct: float, cap: int, lengths: Sequence[in
         if key not in memo:
             o = _outcome_at(ladder, c, budget)
             memo[key] = not requirement_failures(ladder, o, goal_of(c), except_servers, keep_servers) \
-                and not _short_of_room(o, headroom_pct)
+                and not _short_of_room(o, headroom_pct) and ladder.request_fits(c, budget)
         return memo[key]
 
     # validity changes with the cap only where a budget crosses a listing's size or its room
@@ -1342,7 +1392,7 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
         goals_need = [r.goal_budget for r in alone]
         goal_need = None if None in goals_need else max(goals_need)
         if any(b is None for b in budgets):
-            return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reasons,
+            return result(False, None, *_largest_fitting(ladder, lengths), None, reasons,
                           budgets, goal_budget=goal_need, goal_budgets=tuple(goals_need))
         pct, cap, need = settings_for([b for b in budgets if b is not None])
         if reasons and len(lengths) > 1:
@@ -1355,7 +1405,7 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
                 pct, cap = own
         return result(not reasons, None, pct, cap, need, reasons, budgets,
                       goal_budget=goal_need, goal_budgets=tuple(goals_need))
-    largest, kind, limit_words = _largest_budget(lengths)
+    largest, kind, limit_words = _largest_budget(lengths, ladder)
     chosen = _chosen_budgets(ladder, headroom_pct)
     meets = _requirement(ladder, goal, except_servers, keep_servers)
     needs = [b for b, step in zip(chosen, ladder.steps) if b is not None and meets(step)]
@@ -1395,7 +1445,7 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
             pct, cap = _settings(room, lengths, config.threshold_pct)
             return result(False, None, pct, cap, room, reason, goal_budget=goal_budget)
     if not valid:
-        return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reason,
+        return result(False, None, *_largest_fitting(ladder, lengths), None, reason,
                       goal_budget=goal_budget)
     best = ladder.counts_of(ladder.steps[valid[0][0]])
     same = [b for i, b in valid if (lambda c: (c.servers_named, c.tools_named))(ladder.counts_of(ladder.steps[i]))
@@ -1418,7 +1468,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     step = ladder.step_at(worst.budget)
     states = ladder.states_of(step)
     chosen = _chosen_budgets(ladder, rec.headroom_pct)
-    largest, limit_kind, limit_words = _largest_budget([c.context_length for c in contexts])
+    largest, limit_kind, limit_words = _largest_budget([c.context_length for c in contexts], ladder)
     label = {s.name: s.label for s in ladder.servers}
     # A label is named at every step before the one that collapses it (steps only add collapsed
     # labels), so the smallest budget naming it is the smallest chosen budget before that step.
@@ -1444,6 +1494,9 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     # every length's states once: per server and length, they made the loop below grow with the
     # square of the servers
     states_at = {c.context_length: ladder.states_of(ladder.step_at(c.budget)) for c in contexts}
+    # the largest budget each known length can use (the request can limit it below the whole context)
+    usable = {c.context_length: _length_limit(ladder, c.context_length) for c in contexts
+              if c.context_length is not None and c.context_length > 0}
     # the per-length goal that reaches where one goal for every length cannot: one for the whole answer
     lower = _lower_goal(rec, ladder, config)
     unnamed = []
@@ -1479,10 +1532,14 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
             # (only the lengths that leave it unnamed: with headroom, its need can pass a length that names it
             # without that room, and "more than the whole context at 200K; named at 200K" contradicted itself)
             too_short = sorted({c.context_length for c in contexts if c.context_length in unnamed_at
-                                and c.context_length is not None and 0 < c.context_length < need})
-            limit = (limit_words if len(too_short) < 2 or limit_kind != "context" else
-                     f"the whole context at {_and(length_label(n) for n in too_short)} "
-                     f"({_and(f'{n:,}' for n in too_short)} tokens)")
+                                and c.context_length is not None and 0 < usable[c.context_length] < need})
+            # where the request limits a length below its whole context (Ladder.request_limit), said apart
+            parts = [f"{words} at {_and(length_label(n) for n in group)} ({_and(f'{usable[n]:,}' for n in group)} tokens)"
+                     for words, group in (("the largest budget whose request fits the context",
+                                           [n for n in too_short if usable[n] < n]),
+                                          ("the whole context", [n for n in too_short if usable[n] == n])) if group]
+            limit = (limit_words if len(too_short) < 2 or limit_kind not in ("context", "request")
+                     else " and ".join(parts))
             why = f"{name}: {excepted}naming it needs a budget of {need:,} tokens{extra}, more than {limit}"
             why += f"; named at {named_words}" if named_at else ""
             if named_at and lower is not None:  # what keeps its lengths' goal and names it where it fits
@@ -1490,7 +1547,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
             if name in rec.keep_servers:  # the goal asks for it named: say what would
                 plain = plain_before[at] if at is not None else plain_low
                 can = plain if plain is not None else need
-                why += _kept_words(rec, name, can)
+                why += _kept_words(rec, name, can, ladder)
                 blocked.append((name, can))
         elif name in rec.except_servers:
             only = f"; collapsed at {where} only, named at {named_words}" if named_at else ""
@@ -1519,7 +1576,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
                    keep_forces=_keep_forces_words(rec, ladder, config, states_at),
                    lower_goal=lower.suggested if lower else "",
                    lower_goal_words=(_lower_goal_words(lower) if lower
-                                     else _kept_block_words(rec, blocked) if blocked else ""),
+                                     else _kept_block_words(rec, blocked, ladder) if blocked else ""),
                    lower_goal_app_words=_lower_goal_words(lower, "app") if lower else "")
 
 
@@ -1573,20 +1630,20 @@ def keep_forces_lines(rec: MultiRecommendation | Any) -> list[str]:
     return [rec.keep_forces] if rec.keep_forces else []
 
 
-def _kept_words(rec: MultiRecommendation, name: str, need: int) -> str:
+def _kept_words(rec: MultiRecommendation, name: str, need: int, ladder: Ladder | None = None) -> str:
     """For a server the goal keeps named (``keep_servers``) that a budget of ``need`` tokens would
     name (without headroom: a length that names it with less room than asked can name it) but some
     listed length cannot give: what would reach the goal for it, after the reason. The lengths too
     short for it are left out of the context lengths (when a longer one can name it), or the server
     is no longer kept."""
-    return f"; it is kept named, {_kept_block(rec, name, need)}"
+    return f"; it is kept named, {_kept_block(rec, name, need, ladder)}"
 
 
-def _kept_block(rec: MultiRecommendation, name: str, need: int) -> str:
+def _kept_block(rec: MultiRecommendation, name: str, need: int, ladder: Ladder | None = None) -> str:
     """For a server kept named (``keep_servers``) that a budget of ``need`` tokens names, the words
     after "kept named": where no setting names it and what to do, as ``recommend``'s ``not named``
     line (:func:`_kept_words`) and ``check``'s suggestion (:func:`_kept_block_words`) both say it."""
-    short = [c.context_length for c in rec.contexts if need > _largest_budget([c.context_length])[0]]
+    short = [c.context_length for c in rec.contexts if need > _largest_budget([c.context_length], ladder)[0]]
     fits = len(short) < len(rec.contexts)
     where = _and(_length_word(c) for c in short)
     return (f"which no setting does at {where}, whatever the goal there: "
@@ -1594,11 +1651,11 @@ def _kept_block(rec: MultiRecommendation, name: str, need: int) -> str:
                else "no listed length can name it, so stop keeping it named"))
 
 
-def _kept_block_words(rec: MultiRecommendation, blocked: Sequence[tuple[str, int]]) -> str:
+def _kept_block_words(rec: MultiRecommendation, blocked: Sequence[tuple[str, int]], ladder: Ladder | None = None) -> str:
     """``check``'s suggestion when servers kept named (``blocked``: each with the budget naming it)
     cannot be named at some listed length: no per-length goal reaches the goal there, so the words say
     what would (:func:`_kept_block`), in place of a lower goal that would fail too."""
-    return "; ".join(f"{name} is kept named at every length, {_kept_block(rec, name, need)}" for name, need in blocked)
+    return "; ".join(f"{name} is kept named at every length, {_kept_block(rec, name, need, ladder)}" for name, need in blocked)
 
 
 @dataclass(frozen=True)
@@ -1623,7 +1680,7 @@ def _lower_goal(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConf
     when no length fits the goal or some length lists nothing, and with per-length goals already."""
     if rec.reached or rec.length_goals or rec.goal_budget is None or rec.inactive or not ladder.listing_enabled:
         return None
-    short = [c.context_length for c in rec.contexts if rec.goal_budget > _largest_budget([c.context_length])[0]]
+    short = [c.context_length for c in rec.contexts if rec.goal_budget > _largest_budget([c.context_length], ladder)[0]]
     fits = tuple(c.context_length for c in rec.contexts if c.context_length not in short)
     if not short or not fits or any(c is None for c in short):
         return None
@@ -2906,7 +2963,7 @@ def frontier(ladder: Ladder, context_length: int | None,
     """
     if not (ladder.activated and ladder.listing_enabled):
         return []
-    largest, _, _ = _largest_budget([context_length])
+    largest, _, _ = _largest_budget([context_length], ladder)
     points = []
     for step, budget in zip(ladder.steps, _chosen_budgets(ladder, 0.0)):
         if budget is None or budget > largest:

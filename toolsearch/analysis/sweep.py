@@ -5,7 +5,7 @@ tuning questions a reviewer asks (which budget, threshold_pct and context length
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..engine import constants as C
@@ -266,6 +266,10 @@ class Ladder:
             the visible tools and the bridge tools), in ``bare_tokenizer``: the smallest request any
             threshold_pct and listing_max_tokens give. A context length shorter than it fits no request
             whatever the settings (:func:`toolsearch.analysis.quantities.tools_array_too_large`).
+        request_tokens_at: budget (tokens) → the model-visible tools array with the listing that budget
+            chooses (tokens, ``bare_tokenizer``): what a request sends before any message. ``None``
+            when the request is not weighed (a ladder built by hand to test the budget arithmetic
+            alone); :func:`listing_ladder` always sets it. See :meth:`request_limit`.
     """
 
     activated: bool
@@ -276,6 +280,8 @@ class Ladder:
     registered: tuple[str, ...] = ()
     bare_tools_tokens: int = 0
     bare_tokenizer: str = ""
+    request_tokens_at: Callable[[int], int] | None = field(default=None, compare=False, repr=False)
+    _limits: dict[int, int] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def states_of(self, step: DegradationStep | None) -> dict[str, str]:
         """Server name → ``full`` | ``names`` | ``summary`` | ``hidden`` when ``step`` is the
@@ -325,6 +331,47 @@ class Ladder:
         step = self.step_at(budget)
         return step.tokens if step else 0
 
+    def request_tokens(self, budget: int) -> int | None:
+        """The model-visible tools array (tokens, :attr:`bare_tokenizer`) with the listing ``budget``
+        tokens choose: the visible tools and the bridge tools, the listing inside ``tool_search``'s
+        description (docs/reference.md §3, §5.6). ``None`` when the request is not weighed."""
+        return None if self.request_tokens_at is None else self.request_tokens_at(budget)
+
+    def request_fits(self, context_length: int | None, budget: int) -> bool:
+        """Whether the request with the listing ``budget`` tokens choose fits ``context_length``
+        (tokens): its tools array is at most that long (the test
+        :func:`toolsearch.analysis.quantities.tools_array_too_large` makes). ``True`` when the length
+        is unknown or the request is not weighed."""
+        limit = self.request_limit(context_length)
+        return limit is None or budget <= limit
+
+    def request_limit(self, context_length: int | None) -> int | None:
+        """The largest budget (tokens) whose request still fits
+        ``context_length``: past it the budget chooses a listing whose tools array (:meth:`request_tokens`)
+        is longer than the context, so no request with it fits the model, whatever the listing lists.
+        A budget is at most the context length and at most 60,000 tokens (docs/reference.md §4), so the
+        limit is the context length itself when every listing a budget can choose there fits beside the
+        rest of the tools array. ``None`` when
+        the length is unknown (or not positive) or the request is not weighed. Below it every budget fits
+        too, as long as something fits with nothing listed (the tools array grows with the listing: the
+        candidates are searched in order of size).
+        """
+        if self.request_tokens_at is None or not context_length or context_length <= 0:
+            return None
+        if context_length in self._limits:
+            return self._limits[context_length]
+        # the budgets at which a larger listing is chosen, smallest first: the tools array changes only there
+        starts = sorted({b for b in _first_budgets(self.steps) if b <= min(context_length, C.LISTING_MAX_TOKENS_MAX)})
+        low, high = 0, len(starts)  # the first start whose request does not fit is in starts[low:high], or none
+        while low < high:
+            mid = (low + high) // 2
+            if self.request_tokens(starts[mid]) > context_length:
+                high = mid
+            else:
+                low = mid + 1
+        limit = self._limits[context_length] = starts[low] - 1 if low < len(starts) else context_length
+        return limit
+
     def sizes(self) -> dict[str, int]:
         """Size in tokens of the uniform candidates: ``full``, ``names`` and ``groups`` (every
         server as a summary line). Empty when there is no listing to degrade."""
@@ -335,6 +382,17 @@ class Ladder:
             if step.form in ("full", "names", "groups"):
                 out[step.form] = step.tokens
         return out
+
+
+def _first_budgets(steps: Sequence[DegradationStep]) -> list[int]:
+    """For each candidate that some budget chooses, the smallest such budget (its size): the budgets at
+    which the chosen listing changes. A candidate no budget chooses (an earlier one is as small) is left out."""
+    out, earlier = [], math.inf
+    for step in steps:
+        if step.tokens < earlier:
+            out.append(step.tokens)
+        earlier = min(earlier, step.tokens)
+    return out
 
 
 def names_budget(steps: Sequence[DegradationStep]) -> int | None:
@@ -356,10 +414,22 @@ def listing_ladder(planner: Planner, config: ToolSearchConfig, tokenizer: str = 
     """
     plan = plan_at_budget(planner, config, 0, tokenizer)
     servers = tuple(LadderServer(s.name, s.label, s.deferred_count) for s in plan.servers if s.deferred_count > 0)
-    return Ladder(activated=plan.activated, listing_enabled=config.listing_enabled,
-                  steps=tuple(plan.steps), planning_tokenizer=plan.planning_tokenizer, servers=servers,
-                  registered=tuple(s.name for s in plan.servers if s.tool_count > 0),
-                  bare_tools_tokens=plan.tools_tokens, bare_tokenizer=plan.display_tokenizer)
+    ladder = Ladder(activated=plan.activated, listing_enabled=config.listing_enabled,
+                    steps=tuple(plan.steps), planning_tokenizer=plan.planning_tokenizer, servers=servers,
+                    registered=tuple(s.name for s in plan.servers if s.tool_count > 0),
+                    bare_tools_tokens=plan.tools_tokens, bare_tokenizer=plan.display_tokenizer)
+    measured: dict[int, int] = {}  # chosen listing's size → its tools array: the array depends on the listing alone
+
+    def request_tokens_at(budget: int) -> int:
+        if ladder.step_at(budget) is None:
+            return plan.tools_tokens
+        size = ladder.tokens_at(budget)  # the budget that chooses the same listing (no budget passes 60,000)
+        if size not in measured:
+            measured[size] = plan_at_budget(planner, config, size, tokenizer).tools_tokens
+        return measured[size]
+
+    object.__setattr__(ladder, "request_tokens_at", request_tokens_at)
+    return ladder
 
 
 def at_least(form: str) -> Callable[[str], bool]:
