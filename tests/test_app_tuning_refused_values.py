@@ -42,7 +42,7 @@ def link_notices(query: dict[str, str]) -> list[str]:
     ({"lengths": "32,000"}, "The link's value for lengths, “32,000”, is not valid here and was ignored; the default is "
                             "used. " + common.md_escape(common.parse_context_lengths("32,000")[1])),
     ({"cap": "1500.5"}, "The link's value for cap, “1500\\.5”, is not valid here and was ignored; the default is used. "
-                        "listing\\_max\\_tokens\\: expected a whole number of tokens from 200 to 60000 \\(values "
+                        "listing\\_max\\_tokens\\: expected a whole number of tokens from 200 to 60,000 \\(values "
                         "outside are clamped\\), got '1500\\.5'\\."),
     ({"headroom": "-5"}, "The link's value for headroom, “\\-5”, is not valid here and was ignored; the default is "
                          "used. Headroom \\(%\\)\\: expected 0 to 1000 \\(%\\), got '\\-5'\\."),
@@ -75,7 +75,7 @@ def test_two_bad_values_are_listed_each_with_its_reason() -> None:
     assert items.split("\n") == [
         "- pct, “abc”: threshold\\_pct\\: expected a number of percent from 0 to 100 \\(values outside are "
         "clamped\\), got 'abc'\\.",
-        "- cap, “x”: listing\\_max\\_tokens\\: expected a whole number of tokens from 200 to 60000 \\(values outside "
+        "- cap, “x”: listing\\_max\\_tokens\\: expected a whole number of tokens from 200 to 60,000 \\(values outside "
         "are clamped\\), got 'x'\\."]
 
 

@@ -27,7 +27,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import Catalog, combine, load_text, merged_servers
-from toolsearch.engine.config import ToolSearchConfig, changed_keys, parse_config
+from toolsearch.engine.config import ToolSearchConfig, changed_keys, clamped_words, parse_config
 from toolsearch.engine.wording import counted, settings_words
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes, source_stem
@@ -526,10 +526,12 @@ def settle_budget_value(name: str, value: float) -> tuple[float | int, str | Non
         raise ValueError(f"{name} {value!r} is not a finite number")
     clamped = min(max(number, low), high)
     used: float | int = round(clamped, 1) if name == "threshold_pct" else int(clamped)
-    unit = "%" if name == "threshold_pct" else " tokens"
     if clamped != number:
-        return used, (f"{name} {number:g}{unit} is outside {low:,g}–{high:,g}; it is clamped to {used:,g}{unit}, "
-                      "as the harness clamps such a config value.")
+        # the words of the command line's and the config file's warning (clamped_words), after the
+        # value as given (a whole number written out, as the command line names a typed one)
+        given = f"{int(number)}" if number.is_integer() and abs(number) < 1e15 else f"{number:g}"
+        return used, (f"{name} {given} {clamped_words(name, used)}, as the harness clamps such a config "
+                      "value.")
     if used != number:
         return used, (f"{name} {number:g}% is rounded to {used:g}%: the app works in steps of "
                       f"{THRESHOLD_PCT_STEP:g}%.")
