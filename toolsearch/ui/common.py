@@ -331,15 +331,16 @@ def _link_expected(qkey: str, skey: str) -> str:
     return f"{qkey}: expected another value."
 
 
-def link_ignored_words(ignored: Sequence[tuple[str, str, str]]) -> str:
+def link_ignored_words(ignored: Sequence[tuple[str, str, str]], instead: str = "the default is used") -> str:
     """The notice for a link's values that cannot be used, ``(query key, value as given, why)``
     each: which keys, that the defaults are used, and for each its value (as :func:`link_name`
     quotes it: literal, invisible characters shown, cut when long) and why (Markdown escaped), in
-    one sentence for one value and a list under one sentence for several."""
+    one sentence for one value and a list under one sentence for several. ``instead``: what one
+    value's notice says is used in its place (``"the whole catalog is shown"`` for a scope)."""
     if len(ignored) == 1:
         ((qkey, raw, why),) = ignored
-        return (f"The link's value for {qkey}, {link_name(raw)}, is not valid here and was ignored; the default is "
-                f"used. {md_escape(visible(why))}")
+        return (f"The link's value for {qkey}, {link_name(raw)}, is not valid here and was ignored; {instead}. "
+                f"{md_escape(visible(why))}")
     keys = [qkey for qkey, _, _ in ignored]
     return (f"The link's values for {', '.join(keys[:-1])} and {keys[-1]} are not valid here and were ignored; the "
             "defaults are used.\n\n" + "\n".join(f"- {qkey}, {link_name(raw)}: {md_escape(visible(why))}"
