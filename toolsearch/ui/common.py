@@ -240,18 +240,47 @@ def _pasted_goal(text: str) -> tuple[str, str | None]:
     return ", ".join(items), parsed.goal
 
 
-def length_goals_note(text: str, goal: str | None) -> str | None:
+def length_goals_note(text: str, goal: str | None,
+                      context_lengths: Sequence[int | None] | None = None) -> str | None:
     """What :func:`parse_length_goals` read from a ``--goal`` value pasted whole into the *Other goal
-    at some lengths* field (``--goal names,128k=full``): its ``LENGTH=GOAL`` items are used, and its
-    leading goal belongs in the goal selector, which holds ``goal`` (plain text, for a caption under
-    the field). ``None`` when the text holds no leading goal, or has an error (said as an error)."""
+    at some lengths* field (plain text, for a caption under the field; ``goal``: the goal selector's).
+
+    * ``--goal names,128k=full``: its ``LENGTH=GOAL`` items are used, and its leading goal belongs
+      in the goal selector, which holds ``goal``.
+    * ``--goal 200k=full`` (no leading goal, which ``recommend --goal`` refuses unless every length
+      is named): its items are used, and the lengths of ``context_lengths`` it does not name take the
+      goal selector's goal, named with them; where it names every length, that the selector's goal
+      is not used. Without ``context_lengths``, "the other lengths".
+
+    ``None`` when nothing was pasted as ``--goal`` (items typed as the field takes them), or the text
+    has an error (said as an error)."""
     items, leading = _pasted_goal(text)
-    if leading is None or parse_length_goals(text)[1] is not None:
+    by_length, error = parse_length_goals(text)
+    if error is not None:
         return None
-    where = ("which holds it" if goal == leading else
-             f"which holds {goal}: choose {leading} there to use it" if goal else "which sets it")
-    return (f"Other goals: read as {items}. The leading goal, {leading}, is the goal of every other length: it "
-            f"belongs in “Goal (all other lengths)”, {where}.")
+    if leading is not None:
+        where = ("which holds it" if goal == leading else
+                 f"which holds {goal}: choose {leading} there to use it" if goal else "which sets it")
+        return (f"Other goals: read as {items}. The leading goal, {leading}, is the goal of every other length: it "
+                f"belongs in “Goal (all other lengths)”, {where}.")
+    if not _GOAL_OPTION.match(text) or not by_length:
+        return None
+    from toolsearch.analysis.quantities import length_label  # noqa: PLC0415
+
+    read = ", ".join(p.strip() for p in items.split(",") if p.strip())
+    others = None if context_lengths is None else [c for c in context_lengths if c not in by_length]
+    if others == []:
+        return (f"Other goals: read as {read}. It gives every listed length a goal of its own, so “Goal (all other "
+                "lengths)” is not used.")
+    if others is None:
+        named = "the other lengths"
+    else:
+        labels = [length_label(c) for c in others]
+        named = "the other " + ("length, " if len(labels) == 1 else "lengths, ") + (
+            labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]) + ","
+    held = f", {goal}" if goal else ""
+    return (f"Other goals: read as {read}. It has no goal before its LENGTH=GOAL items, so {named} take the goal "
+            f"in “Goal (all other lengths)”{held}.")
 
 
 def parse_length_goals(text: str) -> tuple[dict[int | None, str], str | None]:
