@@ -38,10 +38,10 @@ def test_settle_budget_value_rounds_and_clamps_with_a_note():
     assert settle_budget_value("threshold_pct", 0.05) == (
         0.1, "threshold_pct 0.05% is rounded to 0.1%: the app works in steps of 0.1%.")
     assert settle_budget_value("threshold_pct", 150) == (
-        100.0, "threshold_pct 150% is outside 0–100; it is clamped to 100%, as the harness clamps such a config value.")
+        100.0, "threshold_pct 150 is outside 0..100, so it was clamped to 100%, as the harness clamps such a config value.")
     assert settle_budget_value("threshold_pct", -5)[0] == 0.0
     assert settle_budget_value("listing_max_tokens", 0) == (
-        200, ("listing_max_tokens 0 tokens is outside 200–60,000; it is clamped to 200 tokens, as the harness clamps "
+        200, ("listing_max_tokens 0 is outside 200..60,000, so it was clamped to 200 tokens, as the harness clamps "
               "such a config value."))
     assert settle_budget_value("listing_max_tokens", 100_000)[0] == 60_000
     with pytest.raises(ValueError):

@@ -110,7 +110,8 @@ def test_a_link_defines_and_selects_the_scope():
     assert bad.sidebar.selectbox(key="scope_choice").options == ["Whole catalog"]
     # Not dropped without a word: named like any other link value that cannot be used.
     assert [w.value for w in bad.warning if "scope" in w.value] == [
-        "The link's value for scope is not valid here and was ignored; the whole catalog is shown."]
+        "The link's value for scope, “no equals sign”, is not valid here and was ignored; the whole catalog is "
+        "shown. scope\\: expected NAME\\=SERVER,SERVER \\(e\\.g\\. support\\=slack,linear\\)\\."]
 
 
 def test_a_link_with_thousands_of_wildcard_patterns_is_ignored_with_a_word():
@@ -120,8 +121,11 @@ def test_a_link_with_thousands_of_wildcard_patterns_is_ignored_with_a_word():
     patterns = ",".join(f"x{i}*" for i in range(9000))
     at = _app(scope=f"ro=*;exclude={patterns}")
     assert at.sidebar.selectbox(key="scope_choice").options == ["Whole catalog"]
-    assert [w.value for w in at.warning if "scope" in w.value] == [
-        "The link's value for scope is not valid here and was ignored; the whole catalog is shown."]
+    (notice,) = [w.value for w in at.warning if "scope" in w.value]
+    assert notice.startswith("The link's value for scope, “ro\\=\\*;exclude\\=x0\\*,x1\\*,x2\\*,x3\\*,x4\\*,x5\\*,"
+                             "x6…” (61,902 characters), is not valid here and was ignored"), notice
+    assert notice.endswith("; the whole catalog is shown. scope\\: exclude\\: 9,000 patterns with wildcards \\(\\*, ? "
+                           "or \\[\\), over the limit of 256 in one list; not read\\."), notice
     assert _metric(at, "Deferred tools") == f"{_engine(None).deferred_count:,}"
 
 
@@ -297,3 +301,27 @@ def test_scopes_bar_chart_keeps_the_table_order():
     assert len(bars) == 1, charts
     y = bars[0]["encoding"]["y"]
     assert "sort" in y and y["sort"] is None, y  # data order: the table's
+
+
+def test_a_link_value_that_cannot_be_read_is_quoted_with_its_invisible_characters():
+    """The notice names the value as given, invisible characters shown, and what the key takes, as
+    the other link notices do; it said only that the value was not valid."""
+    at = _app(scope="sup\u200bport")
+    (notice,) = [w.value for w in at.warning if "scope" in w.value]
+    assert notice == ("The link's value for scope, “sup⟨U\\+200B⟩port”, is not valid here and was ignored; the whole "
+                      "catalog is shown. scope\\: expected NAME\\=SERVER,SERVER \\(e\\.g\\. support\\=slack,linear\\)\\.")
+    at = _app(scope="=slack")
+    (notice,) = [w.value for w in at.warning if "scope" in w.value]
+    assert notice.endswith("the whole catalog is shown. scope\\: expected a non\\-empty scope name\\."), notice
+
+
+def test_a_link_scope_naming_servers_the_catalog_lacks_says_so_with_the_servers():
+    """A scope whose servers are not in the catalog is defined (a link can be meant for another
+    catalog) and said under the picker: each unknown server, a near name, and the catalog's servers."""
+    at = _app(scope="support=slak,nosuch")
+    assert at.sidebar.selectbox(key="scope_choice").value == "support"
+    servers = "core, filesystem, github, grafana, linear, notion, playwright, sentry and slack"
+    assert [w.value for w in at.sidebar.warning] == [
+        "scope 'support'\\: server 'slak' is not in the catalog; did you mean 'slack'? scope 'support'\\: server "
+        f"'nosuch' is not in the catalog\\. The catalog's servers\\: {servers}\\."]
+    assert not [w.value for w in _app(scope="support=slack").sidebar.warning]

@@ -2,7 +2,8 @@
 text is typed into a field or comes in a link (Streamlit ``AppTest``): a link's bad value names the
 value as given (literal, invisible characters shown, cut when long) and what the key expects; a
 headroom out of range says so under its field (it kept the old value without a word); a ``--goal``
-value pasted whole into *Other goal at some lengths* is read, and its leading goal sent to its field."""
+value pasted whole into *Other goal at some lengths* is read, and its leading goal sent to its field
+(without one, the caption names the lengths that take the goal selector's goal)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from conftest import run_cli
 from toolsearch.ui import common
 
 ROOT = Path(__file__).absolute().parent.parent
@@ -42,7 +44,7 @@ def link_notices(query: dict[str, str]) -> list[str]:
     ({"lengths": "32,000"}, "The link's value for lengths, “32,000”, is not valid here and was ignored; the default is "
                             "used. " + common.md_escape(common.parse_context_lengths("32,000")[1])),
     ({"cap": "1500.5"}, "The link's value for cap, “1500\\.5”, is not valid here and was ignored; the default is used. "
-                        "listing\\_max\\_tokens\\: expected a whole number of tokens from 200 to 60000 \\(values "
+                        "listing\\_max\\_tokens\\: expected a whole number of tokens from 200 to 60,000 \\(values "
                         "outside are clamped\\), got '1500\\.5'\\."),
     ({"headroom": "-5"}, "The link's value for headroom, “\\-5”, is not valid here and was ignored; the default is "
                          "used. Headroom \\(%\\)\\: expected 0 to 1000 \\(%\\), got '\\-5'\\."),
@@ -75,7 +77,7 @@ def test_two_bad_values_are_listed_each_with_its_reason() -> None:
     assert items.split("\n") == [
         "- pct, “abc”: threshold\\_pct\\: expected a number of percent from 0 to 100 \\(values outside are "
         "clamped\\), got 'abc'\\.",
-        "- cap, “x”: listing\\_max\\_tokens\\: expected a whole number of tokens from 200 to 60000 \\(values outside "
+        "- cap, “x”: listing\\_max\\_tokens\\: expected a whole number of tokens from 200 to 60,000 \\(values outside "
         "are clamped\\), got 'x'\\."]
 
 
@@ -113,6 +115,37 @@ def test_a_pasted_goal_option_is_read_and_its_leading_goal_sent_to_its_field(goa
     if goal == "names":  # the items are used: 128K gets its own goal
         assert common.md_escape("Goal: every server at names or better at 32K, 200K and 1M; every tool with its "
                                 "short description (form full) at 128K.") in [str(c.value) for c in at.caption]
+
+
+@pytest.mark.parametrize("pasted, said", [
+    ("--goal 200k=full", "Other goals: read as 200k=full. It has no goal before its LENGTH=GOAL items, so the other "
+                         "lengths, 32K, 128K and 1M, take the goal in “Goal (all other lengths)”, names."),
+    ("--goal=32k=full,128k=full,200k=names,1m=names",
+     "Other goals: read as 32k=full, 128k=full, 200k=names, 1m=names. It gives every listed length a goal of its own, "
+     "so “Goal (all other lengths)” is not used."),
+])
+def test_a_pasted_goal_option_without_a_leading_goal_says_what_the_other_lengths_take(pasted, said) -> None:
+    """``--goal 200k=full`` pasted whole: ``recommend`` refuses it for lengths it does not name, the
+    page gives them the goal selector's goal; the caption says so, naming them. It was used without
+    a word."""
+    at = tuning({"catalog": "five-servers", "lengths": "32k,128k,200k,1m", "goal": "names"})
+    at.text_input(key="tuning_length_goals").set_value(pasted).run()
+    assert not at.exception, at.exception
+    assert not [e.value for e in at.error], [e.value for e in at.error]
+    assert common.md_escape(said) in [str(c.value) for c in at.caption], [str(c.value) for c in at.caption]
+    typed = tuning({"catalog": "five-servers", "lengths": "32k,128k,200k,1m", "goal": "names"})
+    typed.text_input(key="tuning_length_goals").set_value(pasted[len("--goal "):]).run()
+    assert not [str(c.value) for c in typed.caption if "Other goals" in str(c.value)]  # typed as the field takes them
+
+
+def test_the_command_line_refuses_the_same_goal_naming_the_lengths_without_one() -> None:
+    for command in ("recommend", "check"):
+        done = run_cli(command, str(ROOT / "sample_catalogs" / "five-servers.yaml"), "--context-lengths",
+                       "32k,128k,200k,1m", "--goal", "200k=full")
+        assert done.returncode == 2, done.stdout
+        assert done.stderr == (f"toolsearch: error: {command}: --goal: no goal for 32K, 128K, 1M: name every length "
+                               "(e.g. 32k=names,200k=full) or put one goal first for the lengths not named (e.g. "
+                               "names,200k=full)\n"), done.stderr
 
 
 def test_a_goal_alone_says_where_it_belongs() -> None:

@@ -60,7 +60,7 @@ def test_without_strict_a_warning_and_a_flag_warning_names_no_file(tmp_path: Pat
     assert _commands(done.stdout)[:2] == [
         ("warning", {"title": "toolsearch check: config warning", "file": str(typo), "line": "3"}, TYPO_MESSAGE),
         ("warning", {"title": "toolsearch check: config warning"},
-         "--listing-max-tokens 100 is outside 200..60000, so it was clamped to 200")]
+         "--listing-max-tokens 100 is outside 200..60,000, so it was clamped to 200 tokens")]
 
 
 def test_no_tool_search_block_names_the_file_without_a_line(tmp_path: Path) -> None:

@@ -195,7 +195,7 @@ def test_plan_config_file_bad_values_warn_and_still_run(tiny, tmp_path) -> None:
         f"toolsearch: warning: {config}: line 5: tools.tool_search.defer: expected a YAML list of tool names "
         "(e.g. defer: [todo_list]), got str 'todo_list'; using the curated default set",
         f"toolsearch: warning: {config}: line 3: tools.tool_search.threshold_pct: 'abc' is not a number, so the default 5% is used",
-        f"toolsearch: warning: {config}: line 4: tools.tool_search.listing_max_tokens: 100 is outside 200..60000, so it was clamped to 200"]
+        f"toolsearch: warning: {config}: line 4: tools.tool_search.listing_max_tokens: 100 is outside 200..60,000, so it was clamped to 200 tokens"]
 
 
 def test_plan_flags_override_the_config_file(tiny, tmp_path) -> None:

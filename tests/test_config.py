@@ -463,7 +463,7 @@ def test_load_config_warnings_name_the_file_and_the_line(tmp_path) -> None:
     path = _write(tmp_path, "model: x\ntools:\n  web: {}\n  tool_search:\n    treshold_pct: 3\n"
                             "    listing_max_tokens: 50\n")
     assert load_config(path).warnings == (
-        f"{path}: line 6: tools.tool_search.listing_max_tokens: 50 is outside 200..60000, so it was clamped to 200",
+        f"{path}: line 6: tools.tool_search.listing_max_tokens: 50 is outside 200..60,000, so it was clamped to 200 tokens",
         f"{path}: line 5: tools.tool_search.treshold_pct: unknown key, ignored; did you mean threshold_pct?")
     assert load_config(_write(tmp_path, "tools:\n  tool_search: 'yes'\n")).warnings[0].startswith(
         f"{path}: line 2: tools.tool_search: 'yes' is not a mapping of settings")
@@ -506,7 +506,7 @@ def test_a_default_limit_that_is_not_a_number_says_the_default_and_its_clamp():
 
 
 def test_a_fraction_for_a_whole_number_key_says_it_was_truncated(tmp_path: Path) -> None:
-    """3.5 for listing_max_tokens is truncated to 3 and then clamped: "3.5 is outside 200..60000"
+    """3.5 for listing_max_tokens is truncated to 3 and then clamped: "3.5 is outside 200..60,000"
     alone hid the truncation; 350.5, inside the range, was "read as 350" without saying why."""
     from conftest import run_cli
 
@@ -517,6 +517,6 @@ def test_a_fraction_for_a_whole_number_key_says_it_was_truncated(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     assert sorted(done.stderr.splitlines()[:2]) == [
         f"toolsearch: warning: {path}: line 3: tools.tool_search.listing_max_tokens: 3.5 is not a whole number "
-        "and was truncated to 3, which is outside 200..60000, so it was clamped to 200",
+        "and was truncated to 3, which is outside 200..60,000, so it was clamped to 200 tokens",
         f"toolsearch: warning: {path}: line 4: tools.tool_search.max_search_limit: 2.5 is not a whole number, "
         "so it was truncated to 2"]

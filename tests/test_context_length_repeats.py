@@ -62,3 +62,14 @@ def test_the_sessions_what_if_says_a_repeated_length_is_counted_once():
     at.text_input(key="sessions_lengths").set_value("8k, 1m, 8000").run()
     said = [c.value.replace("\\", "") for c in at.caption if c.value.startswith("Context lengths\\:")]
     assert said == ["Context lengths: 8000 repeats 8k (8,000 tokens); counted once."], said
+
+
+def test_harnesses_counts_a_repeated_length_once_and_says_so():
+    once = run_cli("harnesses", TEAM, "--context-lengths", "32k")
+    twice = run_cli("harnesses", TEAM, "--context-lengths", "32k,32000")
+    assert (twice.returncode, twice.stdout) == (once.returncode, once.stdout) == (0, once.stdout)
+    assert twice.stdout.count("At 32K") == 1, twice.stdout
+    assert twice.stderr.splitlines() == [WARNING, *once.stderr.splitlines()], twice.stderr
+    assert WARNING not in once.stderr
+    rows = run_cli("harnesses", TEAM, "--context-lengths", "32k,32000", "--json")
+    assert rows.returncode == 0 and rows.stderr.splitlines().count(WARNING) == 1, rows.stderr

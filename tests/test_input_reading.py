@@ -43,7 +43,7 @@ def ok(result: subprocess.CompletedProcess) -> str:
 
 CONTEXT_RANGE = "expected a positive number of tokens from 1 to 10,000,000,000 (e.g. 200000, 200k, 1m) or 'unknown'"
 PCT_RANGE = "expected a number of percent from 0 to 100 (values outside are clamped)"
-CAP_RANGE = "expected a whole number of tokens from 200 to 60000 (values outside are clamped)"
+CAP_RANGE = "expected a whole number of tokens from 200 to 60,000 (values outside are clamped)"
 
 
 @pytest.mark.parametrize("command, extra", [
@@ -87,14 +87,14 @@ def test_out_of_range_settings_are_clamped_with_a_warning(tiny) -> None:
     assert result.stderr.splitlines() == [
         # the option typed, not a config key the user never wrote
         "toolsearch: warning: --threshold-pct 150 is outside 0..100, so it was clamped to 100%",
-        "toolsearch: warning: --listing-max-tokens 5 is outside 200..60000, so it was clamped to 200",
+        "toolsearch: warning: --listing-max-tokens 5 is outside 200..60,000, so it was clamped to 200 tokens",
     ]
     result = run_cli("sweep", tiny, "--threshold-pcts", "2,150", "--listing-max-tokens", "70000",
                      "--context-lengths", "8k", "--json")
     rows = json.loads(ok(result))
     assert [(r["threshold_pct"], r["listing_max_tokens"]) for r in rows] == [(2.0, 60000), (100.0, 60000)]
     assert result.stderr.splitlines() == [
-        "toolsearch: warning: --listing-max-tokens value 70000 is outside 200..60000, so it was clamped to 60000",
+        "toolsearch: warning: --listing-max-tokens value 70000 is outside 200..60,000, so it was clamped to 60,000 tokens",
         "toolsearch: warning: --threshold-pcts value 150 is outside 0..100, so it was clamped to 100%",
     ]
 
@@ -103,9 +103,9 @@ def test_a_side_flag_of_diff_is_named_as_typed(tiny) -> None:
     result = run_cli("diff", tiny, tiny, "--threshold-pct-b", "150", "--listing-max-tokens", "5")
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines() == [
-        "toolsearch: warning (A): --listing-max-tokens 5 is outside 200..60000, so it was clamped to 200",
+        "toolsearch: warning (A): --listing-max-tokens 5 is outside 200..60,000, so it was clamped to 200 tokens",
         "toolsearch: warning (B): --threshold-pct-b 150 is outside 0..100, so it was clamped to 100%",
-        "toolsearch: warning (B): --listing-max-tokens 5 is outside 200..60000, so it was clamped to 200",
+        "toolsearch: warning (B): --listing-max-tokens 5 is outside 200..60,000, so it was clamped to 200 tokens",
     ]
     file = tiny.parent / "cfg.yaml"
     file.write_text("tools:\n  tool_search:\n    threshold_pct: 150\n", encoding="utf-8")

@@ -638,8 +638,8 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threshold-pct", type=parse_threshold_pct, metavar="P",
                         help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g})")
     parser.add_argument("--listing-max-tokens", type=parse_listing_max_tokens, metavar="M",
-                        help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, "
-                             f"default {C.LISTING_MAX_TOKENS_DEFAULT})")
+                        help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN:,}-{C.LISTING_MAX_TOKENS_MAX:,}, "
+                             f"default {C.LISTING_MAX_TOKENS_DEFAULT:,})")
     parser.add_argument("--listing", choices=C.TRI_STATE_VALUES,
                         help="embed the listing of deferred tools in the tool_search description: auto and on do "
                              "(the default), off sends the bridge tools with no listing")

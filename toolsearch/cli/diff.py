@@ -47,8 +47,8 @@ def _settings_flags(parser: argparse.ArgumentParser, suffix: str = "", side: str
     parser.add_argument(flag("threshold-pct"), type=parse_threshold_pct, metavar="P",
                         help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g}){who}")
     parser.add_argument(flag("listing-max-tokens"), type=parse_listing_max_tokens, metavar="M",
-                        help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, "
-                             f"default {C.LISTING_MAX_TOKENS_DEFAULT}){who}")
+                        help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN:,}-{C.LISTING_MAX_TOKENS_MAX:,}, "
+                             f"default {C.LISTING_MAX_TOKENS_DEFAULT:,}){who}")
     parser.add_argument(flag("listing"), choices=C.TRI_STATE_VALUES, help=f"listing auto|on|off{who}")
     parser.add_argument(flag("enabled"), choices=C.TRI_STATE_VALUES, help=f"tool search auto|on|off{who}")
     parser.add_argument(flag("tool-names"), choices=C.TOOL_NAMING, default=None if side else "prefixed",

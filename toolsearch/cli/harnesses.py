@@ -27,7 +27,7 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from .common import Once, add_timeout_argument, load_harness_config, note_unused_settings, print_json
 from .examples import epilog
-from .textfmt import context_length_items, one_line, parse_context_length, text_table
+from .textfmt import context_length_items, one_line, parse_context_length, parse_context_lengths, text_table
 
 COMMANDS = ("harnesses",)
 
@@ -37,15 +37,16 @@ EXAMPLES = ("toolsearch harnesses sample_catalogs/five-servers.yaml --context-le
 
 
 def _lengths(text: str) -> list[int]:
-    values = []
+    """argparse type of ``--context-lengths``: known lengths only (the harness rules are
+    percentages of one), read as every command reads the option (:func:`parse_context_lengths`:
+    a repeated length counted once, with one warning line naming its spellings)."""
     for part in context_length_items(text):
-        value = parse_context_length(part)
-        if value is None:
+        if parse_context_length(part) is None:
             raise argparse.ArgumentTypeError(f"the harness rules need known context lengths, got {quoted(part.strip())}")
-        values.append(value)
+    values = parse_context_lengths(text)
     if not values:
         raise argparse.ArgumentTypeError("expected at least one context length, e.g. 200k,1m")
-    return values
+    return [value for value in values if value is not None]
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:

@@ -80,7 +80,7 @@ def whole_number(text: str, expected: str, least: int | None = None, most: int |
 
     Args:
         expected: what the option takes, for the message (``"expected a whole number of tokens
-            from 200 to 60000"``); the message ends in ``, got '<text>'`` (argparse puts the
+            from 200 to 60,000"``); the message ends in ``, got '<text>'`` (argparse puts the
             option's name in front).
         least, most: the accepted range (``None``: no bound).
         not_whole: the message's first part for a number with a fraction (``128000.5``, ``1.5e-1``;
@@ -265,8 +265,8 @@ def parse_listing_max_tokens(text: str) -> str:
     ``LISTING_MAX_TOKENS_MIN``..``LISTING_MAX_TOKENS_MAX`` as the reference does, with its warning
     line. Raises :class:`argparse.ArgumentTypeError` for anything that is not a whole number.
     """
-    return str(whole_number(text, f"expected a whole number of tokens from {C.LISTING_MAX_TOKENS_MIN} to "
-                                  f"{C.LISTING_MAX_TOKENS_MAX} (values outside are clamped)", unit="tokens"))
+    return str(whole_number(text, f"expected a whole number of tokens from {C.LISTING_MAX_TOKENS_MIN:,} to "
+                                  f"{C.LISTING_MAX_TOKENS_MAX:,} (values outside are clamped)", unit="tokens"))
 
 
 def output_file(text: str) -> str:

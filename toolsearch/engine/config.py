@@ -99,6 +99,34 @@ _NUMERIC = {
 }
 
 
+def setting_value(key: str, value: Any) -> str:
+    """A value of the numeric setting ``key`` as every warning about it names the value used:
+    ``threshold_pct`` with its percent sign (``5%``), ``listing_max_tokens`` with thousands
+    separators and its unit (``60,000 tokens``), the search limits as plain numbers (``50``)."""
+    if key == "threshold_pct":
+        return threshold_value(value)
+    if key == "listing_max_tokens":
+        return f"{value:,} tokens"
+    return repr(value)
+
+
+def clamped_words(key: str, result: Any, low: float | None = None, high: float | None = None) -> str:
+    """The end of every notice that a value of the numeric setting ``key`` was clamped, after the
+    value as given: ``"is outside 200..60,000, so it was clamped to 60,000 tokens"``. The config
+    file's and the command line's warnings and the app's budget notes all end in these words, so a
+    clamp reads the same everywhere.
+
+    Args:
+        key: ``threshold_pct``, ``listing_max_tokens``, ``max_search_limit`` or ``search_default_limit``.
+        result: the value used (inside the range).
+        low, high: the range (default: the key's range; ``search_default_limit``'s highest is the
+            effective ``max_search_limit``, so give it)."""
+    _, _, key_low, key_high = _NUMERIC[key]
+    low = key_low if low is None else low
+    high = key_high if high is None else high
+    return f"is outside {low:,g}..{high:,g}, so it was clamped to {setting_value(key, result)}"
+
+
 def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
     """The end of a config warning: what the value ``raw`` of ``key`` became and why: not a number
     (the default is used), outside the range (clamped), not a whole number (truncated, and then
@@ -120,13 +148,12 @@ def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
         return f"is not {what}, so {used}"
     read = f"counts as {shown(parsed)} and " if isinstance(raw, bool) else ""
     if parse is parse_int and isinstance(raw, float) and parsed != raw:
-        # 3.5 is truncated before the range is checked: "outside 200..60000" alone hid the 3
+        # 3.5 is truncated before the range is checked: "outside 200..60,000" alone hid the 3
         if parsed == result:
             return f"is not a whole number, so it was truncated to {parsed!r}"
-        return (f"is not a whole number and was truncated to {parsed!r}, which is outside {low:g}..{high:g}, "
-                f"so it was clamped to {result!r}")
+        return f"is not a whole number and was truncated to {parsed!r}, which {clamped_words(key, result, low, high)}"
     if parsed != result:
-        return f"{read}is outside {low:g}..{high:g}, so it was clamped to {shown(result)}"
+        return f"{read}{clamped_words(key, result, low, high)}"
     return f"was read as {shown(result)}"
 
 
@@ -158,7 +185,7 @@ class ToolSearchConfig:
         search_default_limit: matches per query when ``limit`` is absent, 1..max_search_limit.
         max_search_limit: upper clamp for ``limit``, 1..50.
         listing: ``auto`` | ``on`` | ``off``; only ``off`` changes anything.
-        listing_max_tokens: listing budget cap in tokens, 200..60000.
+        listing_max_tokens: listing budget cap in tokens, 200..60,000.
         defer: the effective defer set (sorted tuple of tool names).
         defer_is_default: True when ``defer`` is the curated default set.
         warnings: human-readable notes about values that were replaced or clamped.
@@ -470,5 +497,5 @@ def dump_config_block(config: ToolSearchConfig, base: ToolSearchConfig | None = 
 
 __all__ = [
     "ToolSearchConfig", "parse_config", "load_config", "config_from_text", "dump_config_block", "changed_keys", "normalize_tri_state",
-    "parse_int", "parse_float", "parse_defer", "replace",
+    "parse_int", "parse_float", "parse_defer", "replace", "clamped_words", "setting_value",
 ]

@@ -293,12 +293,20 @@ def _nearest_server(entry: str, servers: Iterable[str]) -> str:
     return f"; did you mean {quoted(guess)}?" if guess else ""
 
 
+def unmatched_server_notes(scope: Scope, server_kinds: Mapping[str, str]) -> list[str]:
+    """One note per server entry of ``scope`` that names no server of the catalog, whose servers
+    and kinds are ``server_kinds``: ``"scope 'support': server 'slak' is not in the catalog; did
+    you mean 'slack'?"`` (names quoted, invisible characters shown). The command line's ``scopes``
+    and the app's scope picker say these words."""
+    return [f"scope {quoted(scope.name)}: server {quoted(e)} is not in the catalog{_nearest_server(e, server_kinds)}"
+            for e in scope.unmatched_servers(server_kinds)]
+
+
 def scope_notes(scope: Scope, registration: Registration) -> list[str]:
     """Human notes about a scope on a catalog: entries that name no server, patterns that match
     no tool of the reachable servers."""
     kinds = _server_kinds(registration)
-    notes = [f"scope {quoted(scope.name)}: server {quoted(e)} is not in the catalog{_nearest_server(e, kinds)}"
-             for e in scope.unmatched_servers(kinds)]
+    notes = unmatched_server_notes(scope, kinds)
     reachable = scope.server_names(kinds)
     tools = [t for t in registration.tools if t.server in reachable]
     names = {n for t in tools for n in (t.name, t.raw_name)}
@@ -374,15 +382,19 @@ def scope_from_mapping(name: Any, data: Any, where: str) -> Scope:
                  origin=where)
 
 
-def parse_scope_arg(text: str) -> Scope:
+def parse_scope_arg(text: str, where: str | None = None) -> Scope:
     """``--scope NAME=SERVER,SERVER[;include=P,P][;exclude=P,P]``.
 
     ``NAME=`` with nothing after it is a scope with no server; ``NAME=*`` reaches every server. A
     server name or pattern that holds ``,``, ``;`` or ``\\`` writes it with a backslash before it
-    (``a\\,b``), as :meth:`Scope.to_arg` does.
-    Raises :class:`ScopeError` for a missing ``=``, an empty name or an unknown ``;key=``.
+    (``a\\,b``), as :meth:`Scope.to_arg` does. ``where``: what an error message starts with
+    (default ``--scope 'TEXT'``, and ``--scope 'NAME'`` for a list of patterns), e.g. ``"scope"``
+    for a link's value, whose notice quotes the text itself.
+    Raises :class:`ScopeError` for a missing ``=``, an empty name, an unknown ``;key=`` or a list
+    with too many wildcard patterns.
     """
-    where = f"--scope {quoted(text)}"
+    named = where
+    where = f"--scope {quoted(text)}" if where is None else where
     if "=" not in text:
         raise ScopeError(f"{where}: expected NAME=SERVER,SERVER (e.g. support=slack,linear)")
     name, _, rest = text.partition("=")
@@ -398,12 +410,12 @@ def parse_scope_arg(text: str) -> Scope:
         if not eq or key not in ("include", "exclude"):
             raise ScopeError(f"{where}: expected ';include=PATTERN,...' or ';exclude=PATTERN,...' after the servers, "
                              f"got {quoted(part)}")
-        _check_patterns(patterns, f"--scope {quoted(name)}: {key}")
+        _check_patterns(patterns, f"{named or '--scope ' + quoted(name)}: {key}")
         if key == "include":
             include = patterns
         else:
             exclude = patterns
-    _check_patterns(servers, f"--scope {quoted(name)}: servers")
+    _check_patterns(servers, f"{named or '--scope ' + quoted(name)}: servers")
     return Scope(name=name, servers=None if servers == ("*",) else servers, include=include, exclude=exclude,
                  origin="--scope")
 

@@ -27,7 +27,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import Catalog, combine, load_text, merged_servers
-from toolsearch.engine.config import ToolSearchConfig, changed_keys, parse_config
+from toolsearch.engine.config import ToolSearchConfig, changed_keys, clamped_words, parse_config
 from toolsearch.engine.wording import counted, settings_words
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes, source_stem
@@ -240,18 +240,47 @@ def _pasted_goal(text: str) -> tuple[str, str | None]:
     return ", ".join(items), parsed.goal
 
 
-def length_goals_note(text: str, goal: str | None) -> str | None:
+def length_goals_note(text: str, goal: str | None,
+                      context_lengths: Sequence[int | None] | None = None) -> str | None:
     """What :func:`parse_length_goals` read from a ``--goal`` value pasted whole into the *Other goal
-    at some lengths* field (``--goal names,128k=full``): its ``LENGTH=GOAL`` items are used, and its
-    leading goal belongs in the goal selector, which holds ``goal`` (plain text, for a caption under
-    the field). ``None`` when the text holds no leading goal, or has an error (said as an error)."""
+    at some lengths* field (plain text, for a caption under the field; ``goal``: the goal selector's).
+
+    * ``--goal names,128k=full``: its ``LENGTH=GOAL`` items are used, and its leading goal belongs
+      in the goal selector, which holds ``goal``.
+    * ``--goal 200k=full`` (no leading goal, which ``recommend --goal`` refuses unless every length
+      is named): its items are used, and the lengths of ``context_lengths`` it does not name take the
+      goal selector's goal, named with them; where it names every length, that the selector's goal
+      is not used. Without ``context_lengths``, "the other lengths".
+
+    ``None`` when nothing was pasted as ``--goal`` (items typed as the field takes them), or the text
+    has an error (said as an error)."""
     items, leading = _pasted_goal(text)
-    if leading is None or parse_length_goals(text)[1] is not None:
+    by_length, error = parse_length_goals(text)
+    if error is not None:
         return None
-    where = ("which holds it" if goal == leading else
-             f"which holds {goal}: choose {leading} there to use it" if goal else "which sets it")
-    return (f"Other goals: read as {items}. The leading goal, {leading}, is the goal of every other length: it "
-            f"belongs in “Goal (all other lengths)”, {where}.")
+    if leading is not None:
+        where = ("which holds it" if goal == leading else
+                 f"which holds {goal}: choose {leading} there to use it" if goal else "which sets it")
+        return (f"Other goals: read as {items}. The leading goal, {leading}, is the goal of every other length: it "
+                f"belongs in “Goal (all other lengths)”, {where}.")
+    if not _GOAL_OPTION.match(text) or not by_length:
+        return None
+    from toolsearch.analysis.quantities import length_label  # noqa: PLC0415
+
+    read = ", ".join(p.strip() for p in items.split(",") if p.strip())
+    others = None if context_lengths is None else [c for c in context_lengths if c not in by_length]
+    if others == []:
+        return (f"Other goals: read as {read}. It gives every listed length a goal of its own, so “Goal (all other "
+                "lengths)” is not used.")
+    if others is None:
+        named = "the other lengths"
+    else:
+        labels = [length_label(c) for c in others]
+        named = "the other " + ("length, " if len(labels) == 1 else "lengths, ") + (
+            labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]) + ","
+    held = f", {goal}" if goal else ""
+    return (f"Other goals: read as {read}. It has no goal before its LENGTH=GOAL items, so {named} take the goal "
+            f"in “Goal (all other lengths)”{held}.")
 
 
 def parse_length_goals(text: str) -> tuple[dict[int | None, str], str | None]:
@@ -331,15 +360,16 @@ def _link_expected(qkey: str, skey: str) -> str:
     return f"{qkey}: expected another value."
 
 
-def link_ignored_words(ignored: Sequence[tuple[str, str, str]]) -> str:
+def link_ignored_words(ignored: Sequence[tuple[str, str, str]], instead: str = "the default is used") -> str:
     """The notice for a link's values that cannot be used, ``(query key, value as given, why)``
     each: which keys, that the defaults are used, and for each its value (as :func:`link_name`
     quotes it: literal, invisible characters shown, cut when long) and why (Markdown escaped), in
-    one sentence for one value and a list under one sentence for several."""
+    one sentence for one value and a list under one sentence for several. ``instead``: what one
+    value's notice says is used in its place (``"the whole catalog is shown"`` for a scope)."""
     if len(ignored) == 1:
         ((qkey, raw, why),) = ignored
-        return (f"The link's value for {qkey}, {link_name(raw)}, is not valid here and was ignored; the default is "
-                f"used. {md_escape(visible(why))}")
+        return (f"The link's value for {qkey}, {link_name(raw)}, is not valid here and was ignored; {instead}. "
+                f"{md_escape(visible(why))}")
     keys = [qkey for qkey, _, _ in ignored]
     return (f"The link's values for {', '.join(keys[:-1])} and {keys[-1]} are not valid here and were ignored; the "
             "defaults are used.\n\n" + "\n".join(f"- {qkey}, {link_name(raw)}: {md_escape(visible(why))}"
@@ -526,10 +556,12 @@ def settle_budget_value(name: str, value: float) -> tuple[float | int, str | Non
         raise ValueError(f"{name} {value!r} is not a finite number")
     clamped = min(max(number, low), high)
     used: float | int = round(clamped, 1) if name == "threshold_pct" else int(clamped)
-    unit = "%" if name == "threshold_pct" else " tokens"
     if clamped != number:
-        return used, (f"{name} {number:g}{unit} is outside {low:,g}–{high:,g}; it is clamped to {used:,g}{unit}, "
-                      "as the harness clamps such a config value.")
+        # the words of the command line's and the config file's warning (clamped_words), after the
+        # value as given (a whole number written out, as the command line names a typed one)
+        given = f"{int(number)}" if number.is_integer() and abs(number) < 1e15 else f"{number:g}"
+        return used, (f"{name} {given} {clamped_words(name, used)}, as the harness clamps such a config "
+                      "value.")
     if used != number:
         return used, (f"{name} {number:g}% is rounded to {used:g}%: the app works in steps of "
                       f"{THRESHOLD_PCT_STEP:g}%.")

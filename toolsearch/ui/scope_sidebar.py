@@ -11,8 +11,9 @@ from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import Catalog
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
-from toolsearch.engine.scopes import Scope, ScopeError, dump_scopes, parse_scope_arg, scope_from_mapping, scopes_from_text
-from toolsearch.ui.text import md_escape, visible
+from toolsearch.engine.scopes import (Scope, ScopeError, dump_scopes, parse_scope_arg, scope_from_mapping, scopes_from_text,
+                                      unmatched_server_notes)
+from toolsearch.ui.text import md_escape, visible, visible_name
 from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
 WHOLE_CATALOG = "Whole catalog"
@@ -80,6 +81,46 @@ def _remove_scope() -> None:
         st.session_state["scope_choice"] = WHOLE_CATALOG
 
 
+def _scope_from_link(text: str) -> None:
+    """Define and select the scope a link's ``scope=`` value defines (``NAME=SERVER,SERVER[;include=
+    P,P][;exclude=P,P]``, as the command line's ``--scope``), or leave a notice that names the value
+    as given (invisible characters shown, cut when long), why it cannot be used and what the key
+    takes, in the words of the other link notices; the whole catalog is then shown."""
+    from toolsearch.ui.common import link_ignored_words  # noqa: PLC0415 - common imports this module
+
+    state = st.session_state
+    try:
+        scope = parse_scope_arg(text, where="scope")
+    except ScopeError as exc:
+        why = f"{exc}."  # "scope: expected NAME=SERVER,SERVER (e.g. support=slack,linear)."
+    else:
+        if len(scope.name) <= C.LINK_NAME_MAX_CHARS:
+            put_scope(scope)
+            state["scope_choice"] = scope.name
+            return
+        # the name becomes the picker's selected label: a crafted link must not choose its words
+        why = (f"scope: expected a scope name of at most {C.LINK_NAME_MAX_CHARS} characters before the =, got one "
+               f"of {len(scope.name):,}.")
+    state.setdefault("_link_notices", []).append(
+        (link_ignored_words([("scope", text, why)], instead="the whole catalog is shown"), False))
+
+
+#: The most server names a note about a scope's unknown server lists.
+SERVERS_NAMED = 10
+
+
+def _servers_words(servers: list[str]) -> str:
+    """``"The catalog's servers: github, linear and slack."``: what a scope's server entry is
+    expected to name (at most :data:`SERVERS_NAMED` names, invisible characters shown)."""
+    if not servers:
+        return "The catalog has no servers."
+    named = [visible_name(name) for name in servers[:SERVERS_NAMED]]
+    if len(servers) > SERVERS_NAMED:
+        named.append(f"{len(servers) - SERVERS_NAMED:,} more")
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    return f"The catalog's {'server' if len(servers) == 1 else 'servers'}: {listed}."
+
+
 #: The "Edit scopes" expander's key (open or folded), and the editor's fields.
 SCOPE_EDITOR = "scope_editor_open"
 SCOPE_EDITOR_KEYS = ("scope_edit_name", "scope_edit_servers", "scope_edit_include", "scope_edit_exclude")
@@ -93,20 +134,7 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
         state["_scope_initialised"] = True
         text = st.query_params.get("scope")
         if text:  # a link only defines and selects a scope; it loads nothing else
-            try:
-                scope = parse_scope_arg(text)
-            except ScopeError:  # said like any other link value that cannot be used
-                state.setdefault("_link_notices", []).append(
-                    ("The link's value for scope is not valid here and was ignored; the whole catalog is shown.", False))
-            else:
-                if len(scope.name) > C.LINK_NAME_MAX_CHARS:
-                    # the name becomes the picker's selected label: a crafted link must not choose its words
-                    state.setdefault("_link_notices", []).append(
-                        (f"The link's scope name is longer than {C.LINK_NAME_MAX_CHARS} characters "
-                         f"({len(scope.name):,}) and was ignored; the whole catalog is shown.", False))
-                else:
-                    put_scope(scope)
-                    state["scope_choice"] = scope.name
+            _scope_from_link(text)
     names = [s.name for s in app_scopes()]
     if state.get("scope_choice") not in (WHOLE_CATALOG, *names):
         state["scope_choice"] = WHOLE_CATALOG
@@ -117,6 +145,12 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
                       "it are not found, and calling one gives the reference's 'not available in this session' error.")
     servers = sorted(s.name for s in catalog.servers) if catalog is not None else []
     state["_scope_server_options"] = servers
+    chosen = next((s for s in app_scopes() if s.name == state["scope_choice"]), None)
+    if chosen is not None and catalog is not None:  # a scope from a link or a file may name servers of another catalog
+        notes = [note if note.endswith("?") else note + "."
+                 for note in unmatched_server_notes(chosen, {s.name: s.kind for s in catalog.servers})]
+        if notes:
+            sb.warning(md_escape(" ".join([*notes, _servers_words(servers)])), icon=":material/warning:")
     for key in SCOPE_EDITOR_KEYS:  # kept while the editor is folded (its widgets are not drawn then)
         if key in state:
             state[key] = state[key]

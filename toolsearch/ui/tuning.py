@@ -404,8 +404,9 @@ if common.require_catalog(v):
                   help="LENGTH=GOAL items for lengths of the list that need another goal (full, names, listed or "
                        "any), e.g. names at 32K but every tool with its description from 200K up. A longer length "
                        "never gets a smaller budget than a shorter one, so it may get more than it asks.")
+    listed, listed_error = common.parse_context_lengths(st.session_state.get("tuning_contexts") or "")
     pasted = common.length_goals_note(st.session_state.get("tuning_length_goals") or "",
-                                      st.session_state.get("tuning_multi_goal"))
+                                      st.session_state.get("tuning_multi_goal"), None if listed_error else listed)
     if pasted:  # a --goal value pasted whole: its items are used, and where its leading goal goes is said
         c3.caption(common.md_escape(common.visible(pasted)))
     c4, c5 = st.columns(2)
