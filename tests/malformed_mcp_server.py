@@ -9,7 +9,8 @@ Its ``tools/list`` result has:
 ``--noise`` also prints a non-JSON line to stdout before each answer (a server that logs to
 stdout), ``--noise-once`` only before the first answer; ``--startup-delay SECONDS`` waits before
 serving (the benchmark uses it as a server with a cheap start-up); ``--protocol VERSION`` answers
-``initialize`` with that protocol version (one the MCP SDK does not support, for a test). Any other method gets a JSON-RPC "method not found" error.
+``initialize`` with that protocol version (one the MCP SDK does not support, for a test); ``--deep LEVELS``
+adds a tool ``deep`` whose ``inputSchema`` is nested ``LEVELS`` objects deep. Any other method gets a JSON-RPC "method not found" error.
 """
 
 from __future__ import annotations
@@ -27,6 +28,17 @@ TOOLS = [
 ]
 
 
+DEEP: list[dict] = []  # --deep LEVELS: one tool nested that deep
+
+
+def nested(levels: int) -> dict:
+    """An object ``levels`` levels deep: ``{"a": {"a": … {}}}``."""
+    node: dict = {}
+    for _ in range(levels - 1):
+        node = {"a": node}
+    return node
+
+
 def answer(message: dict, protocol: str = "2025-06-18") -> dict | None:
     method = message.get("method")
     if "id" not in message:
@@ -35,7 +47,7 @@ def answer(message: dict, protocol: str = "2025-06-18") -> dict | None:
         result = {"protocolVersion": protocol, "capabilities": {"tools": {}},
                   "serverInfo": {"name": "malformed", "version": "0.0.1"}}
     elif method == "tools/list":
-        result = {"tools": TOOLS}
+        result = {"tools": TOOLS + DEEP}
     elif method == "tools/call":
         params = message.get("params") or {}
         text = f"called {params.get('name')} with {json.dumps(params.get('arguments') or {}, sort_keys=True)}"
@@ -50,6 +62,9 @@ def answer(message: dict, protocol: str = "2025-06-18") -> dict | None:
 def main() -> None:
     argv = sys.argv[1:]
     noise = "--noise" in argv or "--noise-once" in argv
+    if "--deep" in argv:
+        DEEP.append({"name": "deep", "description": "A tool with a deep schema.",
+                     "inputSchema": {"type": "object", "properties": nested(int(argv[argv.index("--deep") + 1]))}})
     if "--startup-delay" in argv:
         time.sleep(float(argv[argv.index("--startup-delay") + 1]))
     for line in sys.stdin:

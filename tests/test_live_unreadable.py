@@ -1,7 +1,7 @@
 """An answer the MCP SDK cannot read fails its request at once, saying why.
 
 A ``tools/list`` (or ``initialize``, or ``tools/call``) answer that is nested too deeply for the
-SDK's JSON parser, holds a number it cannot read, or is not a JSON-RPC response (a ``result`` that
+SDK's JSON parser and for Python's, holds a number it cannot read, or is not a JSON-RPC response (a ``result`` that
 is a string, an ``error`` without a code, no ``"jsonrpc": "2.0"``) used to be dropped by the SDK as
 a stray line: the request waited for the whole timeout (30 s by default, the Live servers page
 waiting with it) and the server then read as "no answer within 30 s (timeout)".
@@ -33,8 +33,6 @@ WHY = {
                     "with an integer \"code\" and a \"message\"); not read",
     "no-jsonrpc": "the server's answer to tools/list is not a JSON-RPC response (it has no \"jsonrpc\": \"2.0\"); "
                   "not read",
-    "deep": "the server's answer to tools/list is nested too deeply for the MCP SDK's JSON parser (recursion limit "
-            "exceeded at line 1 column ",
     "very-deep": "the server's answer to tools/list is nested too deeply for the MCP SDK's JSON parser (recursion "
                  "limit exceeded at line 1 column ",
     "big-number": "the server's answer to tools/list is JSON the MCP SDK cannot read (number out of range at line 1 "
@@ -65,6 +63,18 @@ def test_each_unreadable_answer_fails_its_server_at_once_with_the_reason() -> No
         assert status.reason.endswith("(1 line on stdout was not JSON-RPC)"), status.reason
         assert status.elapsed < TIMEOUT / 2, status
     assert elapsed < TIMEOUT / 2
+
+
+def test_an_answer_too_deep_for_the_sdk_alone_is_read_here_and_its_deep_tool_skipped() -> None:
+    # nested 300 levels: past the SDK's JSON parser (about 200), within Python's; the page is read from the raw
+    # JSON, and its one tool, past the 256-level limit of a tool, is skipped alone (tests/test_live_deep_schema.py)
+    result = connect_servers(_specs("deep"), timeout=TIMEOUT)
+    status = {s.name: s for s in result.statuses}["deep"]
+    assert (status.state, status.tool_count) == ("ok", 0), status
+    assert "page 1: too deep for the SDK's parser; read from the raw JSON" in status.flags
+    assert [p.where for p in result.catalog.problems if "levels deep (limit); tool skipped" in p.message] == [
+        "live: server 'deep': tools[0].inputSchema"]
+    assert status.elapsed < TIMEOUT / 2
 
 
 def test_an_unreadable_tools_call_answer_is_the_calls_reason_at_once() -> None:

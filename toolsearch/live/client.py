@@ -319,6 +319,9 @@ class _Tap:
         self.too_large: str | None = None
         #: Why the last answer the MCP SDK could not read failed its request (:meth:`unreadable_answer`).
         self.unreadable: str | None = None
+        #: The SDK's parser error for a ``tools/list`` answer too deep for it that was read here instead
+        #: (:meth:`unreadable_answer`); the listing says so and clears it.
+        self.read_past_sdk: str | None = None
         #: Requests from the server not yet answered, per id (:meth:`server_request`, :meth:`sent`).
         self._asked: dict[str, int] = {}
         self._asked_total = 0
@@ -553,12 +556,44 @@ class _Tap:
             return None
         if request_id is None:
             return None
+        listing = self._deep_listing(raw, request_id, why)
+        if listing is not None:
+            return listing
         if why is None:
             why = _not_a_response(data, error)
         method = self.methods.pop(request_id)
         self.unreadable = f"the server's answer to {method} {why}; not read"
         return SessionMessage(mcp_types.JSONRPCError(
             jsonrpc="2.0", id=request_id, error=mcp_types.ErrorData(code=-32700, message=self.unreadable)))
+
+
+    def _deep_listing(self, raw: Any, request_id: Any, why: str | None) -> Any:
+        """For a ``tools/list`` answer (``raw``, its line) that the SDK's JSON parser refused only for its
+        nesting (``why``) and Python's parser reads: the SDK gets an empty page, and the listing reads the
+        page's tools from the raw result here (:attr:`results`), as it reads every page. One tool nested
+        too deep is then skipped alone by the catalog reader, with its place, where the whole server
+        failed before. ``None`` for any other line."""
+        import mcp_types  # noqa: PLC0415
+        from mcp.shared.message import SessionMessage  # noqa: PLC0415
+
+        if self.methods.get(request_id) != "tools/list" or not why or "nested too deeply" not in why:
+            return None
+
+        def refuse(constant: str) -> Any:
+            raise ValueError(f"{constant} is not JSON")
+
+        try:
+            data = json.loads(raw, parse_constant=refuse)
+        except (RecursionError, ValueError):
+            return None
+        if not (isinstance(data, dict) and data.get("jsonrpc") == "2.0" and isinstance(data.get("result"), dict)
+                and "error" not in data):
+            return None
+        self.methods.pop(request_id)
+        self.results["tools/list"] = data["result"]
+        self.read_past_sdk = why
+        self.heard += 1
+        return SessionMessage(mcp_types.JSONRPCResponse(jsonrpc="2.0", id=request_id, result={"tools": []}))
 
 
 def _not_a_response(data: dict[str, Any], error: Exception) -> str:
@@ -1214,6 +1249,12 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
         except ValidationError as exc:
             rejected = exc
         raw = tap.results.get("tools/list")
+        if tap.read_past_sdk is not None:  # too deep for the SDK's parser: the page was read here
+            problems.append(Problem("warning", f"{where}: tools/list page {page}",
+                                    f"the answer {tap.read_past_sdk}; tools read from the raw JSON instead "
+                                    "(a tool nested too deeply is skipped alone)"))
+            status.flags.append(f"page {page}: too deep for the SDK's parser; read from the raw JSON")
+            tap.read_past_sdk = None
         if raw is None:
             if rejected is not None:
                 raise rejected
@@ -1256,6 +1297,29 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
                             f"stopped after {max_pages} pages; the server has more (docs/reference.md §20)"))
     status.flags.append(f"stopped after {max_pages} pages")
     return raw_tools
+
+
+def _without_deep_tools(raw_tools: list[Any], where: str, problems: list[Problem], status: ServerStatus,
+                        scrub: Callable[[str], str]) -> list[Any]:
+    """``raw_tools`` (a server's ``tools/list`` tools, raw) without the tools one of whose values nests more
+    than :data:`~toolsearch.engine.readers.MAX_NESTING_DEPTH` levels, each said with its place
+    (``tools[3].inputSchema``) as a catalog file's reader says it: the code that reads a tool recurses
+    once per level, so one such tool would fail the whole server. The rest are kept. ``scrub`` masks the
+    server's secrets in the place (a key is the server's text)."""
+    from ..engine import readers  # noqa: PLC0415
+
+    kept = []
+    for index, tool in enumerate(raw_tools):
+        deep = next((key for key, value in tool.items() if readers.nesting_exceeds(value, readers.MAX_NESTING_DEPTH)),
+                    None) if isinstance(tool, dict) else None
+        if deep is None:
+            kept.append(tool)
+            continue
+        problems.append(Problem("error", f"{where}: {scrub(readers.place_text(['tools', index, deep]))}",
+                                f"nested more than {readers.MAX_NESTING_DEPTH} levels deep (limit); tool skipped"))
+    if len(kept) < len(raw_tools):
+        status.flags.append(f"{counted(len(raw_tools) - len(kept), 'tool')} nested too deeply skipped")
+    return kept
 
 
 def _answered_twice(tap: _Tap, status: ServerStatus, where: str, problems: list[Problem]) -> None:
@@ -1413,6 +1477,7 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                         status.flags.append("no tools capability; not listed")
                         problems.append(Problem("info", where, "the server does not advertise the tools "
                                                                "capability; no tools listed (docs/reference.md §20)"))
+                    raw_tools = _without_deep_tools(raw_tools, where, problems, status, spec.scrub)
                     raw_tools, echoed = scrub_data(raw_tools, spec.scrub)
                     if echoed or echoed_info:
                         status.flags.append(f"{counted(echoed + echoed_info, 'secret echo', 'secret echoes')} masked")
