@@ -247,7 +247,7 @@ def test_replaced_values_are_reported_and_good_values_are_not() -> None:
     config = parse_config({"threshold_pct": 150, "listing_max_tokens": "x", "bogus": 1})
     text = "\n".join(config.warnings)
     assert "tools.tool_search.threshold_pct: 150 is outside 0..100, so it was clamped to 100%" in text
-    assert "tools.tool_search.listing_max_tokens: 'x' is not a whole number, so the default 4000 is used" in text
+    assert "tools.tool_search.listing_max_tokens: 'x' is not a whole number, so the default 4,000 tokens is used" in text
     assert "tools.tool_search.bogus: unknown key, ignored" in text
     assert len(config.warnings) == 3
     assert parse_config({"threshold_pct": 5, "enabled": "on", "listing_max_tokens": 4000}).warnings == ()
@@ -517,6 +517,6 @@ def test_a_fraction_for_a_whole_number_key_says_it_was_truncated(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     assert sorted(done.stderr.splitlines()[:2]) == [
         f"toolsearch: warning: {path}: line 3: tools.tool_search.listing_max_tokens: 3.5 is not a whole number "
-        "and was truncated to 3, which is outside 200..60,000, so it was clamped to 200 tokens",
+        "and was truncated to 3 tokens, which is outside 200..60,000, so it was clamped to 200 tokens",
         f"toolsearch: warning: {path}: line 4: tools.tool_search.max_search_limit: 2.5 is not a whole number, "
         "so it was truncated to 2"]

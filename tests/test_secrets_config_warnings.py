@@ -49,7 +49,7 @@ def test_the_report_and_the_baseline_config_never_show_a_secret_of_the_same_file
     assert done.returncode == 0, done.stderr
     shown = done.stdout + done.stderr + out.read_text(encoding="utf-8")
     assert "Orchid" not in shown and "Heron" not in shown
-    assert f"tools.tool_search.listing_max_tokens: [&#x27;{MASK}&#x27;] is not a whole number, so the default 4000 is used" in shown
+    assert f"tools.tool_search.listing_max_tokens: [&#x27;{MASK}&#x27;] is not a whole number, so the default 4,000 tokens is used" in shown
     done = run_cli_process("check", CATALOG, "--baseline", CATALOG, "--baseline-config", config,
                            "--context-lengths", "32k", "--goal", "names")
     assert "Orchid" not in done.stdout + done.stderr and "Heron" not in done.stdout + done.stderr

@@ -135,8 +135,8 @@ def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
     if key not in _NUMERIC:
         return f"is not auto, on or off, so it was read as {result!r}"
 
-    def shown(value: Any) -> str:  # a threshold_pct as every surface writes one (5%)
-        return threshold_value(value) if key == "threshold_pct" else repr(value)
+    def shown(value: Any) -> str:  # as every surface writes the value (5%, 4,000 tokens)
+        return setting_value(key, value)
 
     parse, default, low, high = _NUMERIC[key]
     high = max_limit if high is None else high
@@ -150,8 +150,8 @@ def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
     if parse is parse_int and isinstance(raw, float) and parsed != raw:
         # 3.5 is truncated before the range is checked: "outside 200..60,000" alone hid the 3
         if parsed == result:
-            return f"is not a whole number, so it was truncated to {parsed!r}"
-        return f"is not a whole number and was truncated to {parsed!r}, which {clamped_words(key, result, low, high)}"
+            return f"is not a whole number, so it was truncated to {shown(parsed)}"
+        return f"is not a whole number and was truncated to {shown(parsed)}, which {clamped_words(key, result, low, high)}"
     if parsed != result:
         return f"{read}{clamped_words(key, result, low, high)}"
     return f"was read as {shown(result)}"
