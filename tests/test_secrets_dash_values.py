@@ -33,6 +33,11 @@ MASKED = ["--password", MASK, "--token", MASK, "--api-key", MASK, "--client-secr
           "--accessToken", MASK, "--auth", "-u", f"admin:{MASK}", "--token", f"-eAPI_KEY={MASK}",
           "--secret", MASK, "--password", "-", "--api-key", MASK, "--token", "--", "-v"]
 SECRETS = [*DASHED, AUTH_PASSWORD, ENV_SECRET, "--verbose", "-hunter"]
+# A value that is a long option name (``--secret --verbose``) is masked in its place on the command line but
+# not searched for in what a server prints (it would hide that option word everywhere):
+# toolsearch.engine.secrets.free_text_secret. The echo shows it; every other value stays masked.
+ECHOED = [s for s in SECRETS if s != "--verbose"]
+ECHO_SHOWN = " ".join(MASKED).replace(f"--secret {MASK}", "--secret --verbose")
 
 
 @pytest.mark.parametrize("word", ["-u", "-v", "-k", "-4", "-lc", "-p8080", "-O2", "-Xmx512m", "-token", "-insecure",
@@ -75,7 +80,7 @@ def test_every_view_of_the_launch_command_masks_it_and_the_servers_echo_of_it() 
     line = spec.launch_preview()["command_line"]
     assert line == "npx -y db-server " + " ".join(MASKED)  # no word of it needs shell quotes
     assert not [s for s in SECRETS if s in line + repr(spec)]
-    assert set(SECRETS) <= set(spec.secret_values())
+    assert set(ECHOED) <= set(spec.secret_values()) and "--verbose" not in spec.secret_values()
     assert spec.scrub(f"login failed for {DASHED[0]} (token {DASHED[1]})") == f"login failed for {MASK} (token {MASK})"
     (whole,) = parse_config_data({"mcpServers": {"db": {
         "command": f"npx -y db-server --password {DASHED[0]} --verbose"}}}, "mcp.json").servers
@@ -91,9 +96,9 @@ def test_plan_and_describe_never_show_it_when_the_server_echoes_its_command_line
     described = run_cli_process("describe", config, "mcp__echo__echo", "--json", "--timeout", "60")
     assert described.returncode == 0, described.stderr
     for out in (planned.stdout + planned.stderr, described.stdout + described.stderr):
-        assert not [s for s in SECRETS if s in out]
+        assert not [s for s in ECHOED if s in out]
     description = json.loads(described.stdout)["tools"]["mcp__echo__echo"]["description"]
-    assert " ".join(MASKED) in description, description
+    assert ECHO_SHOWN in description, description
 
 
 def test_a_failing_servers_stderr_and_the_snapshot_never_show_it(tmp_path) -> None:
@@ -103,9 +108,9 @@ def test_a_failing_servers_stderr_and_the_snapshot_never_show_it(tmp_path) -> No
     saved = tmp_path / "snap.yaml"
     done = run_cli_process("snapshot", config, "-o", saved, "--timeout", "60")
     out = done.stdout + done.stderr + saved.read_text(encoding="utf-8")
-    assert not [s for s in SECRETS if s in out]
+    assert not [s for s in ECHOED if s in out]
     reason = yaml.safe_load(saved.read_text(encoding="utf-8"))["snapshot"]["failed"]["db"]
-    assert f"started with {' '.join(MASKED)}" in reason, reason
+    assert f"started with {ECHO_SHOWN}" in reason, reason
 
 
 # --- recorded sessions: a command a model ran, masked by the same rule ---------------------------------------

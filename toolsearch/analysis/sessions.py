@@ -237,31 +237,35 @@ _secret_key = secret_key_name  # the one rule for a key that names a secret (too
 _OPAQUE = re.compile(r"^[A-Za-z0-9+/=_\-]{32,}$")
 #: ``NAME=value`` / ``NAME: value`` inside free text (a shell ``export``, a ``curl -H`` header, a
 #: ``.env`` line): the value is masked when NAME names a secret, as under a JSON key.
-_ASSIGNED = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z_][A-Za-z0-9_.\-]{0,63})([ \t]*[:=][ \t]*)(['\"]?)"
-                       r"([^\s'\"&;,]{4,})")
+#: A quoted value is read up to its closing quote (or the end of the line), spaces and all:
+#: ``DB_PASSWORD='my secret pw'`` is masked whole.
+_ASSIGNED = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z_][A-Za-z0-9_.\-]{0,63})([ \t]*[:=][ \t]*)(['\"])?"
+                       r"((?(3)[^'\"\n]{4,}|[^\s'\"&;,]{4,}))")
 
 
 _AUTH_WORDS = ("bearer", "basic", "token", "digest")  # ``Authorization: Bearer …``: the credentials are masked
 
 
 #: A command-line option and its value (``--password VALUE``, ``--api-key=VALUE``, ``-token VALUE``):
-#: the value is masked when the option's name names a secret, as under a JSON key.
-_OPTION = re.compile(r"(?<![^\s'\"(])(--?)([A-Za-z][A-Za-z0-9_.\-]{0,63})([ \t]*=[ \t]*|[ \t]+)(['\"]?)"
-                     r"([^\s'\"&;|]+)")
-#: ``curl -u USER:PASSWORD`` / ``--user USER:PASSWORD``: the part after the colon is a password.
-_USER_OPTION = re.compile(r"(?<![^\s'\"(])(-u|--user)([ \t]*=?[ \t]*)(['\"]?)([^\s:'\"]+):([^\s'\"&;|]+)")
+#: the value is masked when the option's name names a secret, as under a JSON key; a quoted value
+#: up to its closing quote (``--password 'a b c'``: all of it).
+_OPTION = re.compile(r"(?<![^\s'\"(])(--?)([A-Za-z][A-Za-z0-9_.\-]{0,63})([ \t]*=[ \t]*|[ \t]+)(['\"])?"
+                     r"((?(4)[^'\"\n]+|[^\s'\"&;|]+))")
+#: ``curl -u USER:PASSWORD`` / ``--user USER:PASSWORD``: the part after the colon is a password
+#: (quoted, ``-u "admin:my pw"``, up to the closing quote).
+_USER_OPTION = re.compile(r"(?<![^\s'\"(])(-u|--user)([ \t]*=?[ \t]*)(['\"])?([^\s:'\"]+):((?(3)[^'\"\n]+|[^\s'\"&;|]+))")
 
 
 def _mask_assigned(text: str) -> str:
     def one(m: re.Match[str]) -> str:
         if not _secret_key(m.group(1)) or m.group(4) == C.SECRET_MASK or m.group(4).lower() in _AUTH_WORDS:
             return m.group(0)
-        return m.group(1) + m.group(2) + m.group(3) + C.SECRET_MASK
+        return m.group(1) + m.group(2) + (m.group(3) or "") + C.SECRET_MASK
 
     def user(m: re.Match[str]) -> str:
         if C.SECRET_MASK in m.group(5):
             return m.group(0)
-        return m.group(1) + m.group(2) + m.group(3) + m.group(4) + ":" + C.SECRET_MASK
+        return m.group(1) + m.group(2) + (m.group(3) or "") + m.group(4) + ":" + C.SECRET_MASK
     return _USER_OPTION.sub(user, _mask_options(mask_program_options(_ASSIGNED.sub(one, text))))
 
 

@@ -13,6 +13,7 @@ import functools
 import html
 import json
 import re
+import shlex
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 from urllib.parse import SplitResult, quote, quote_plus, unquote, unquote_plus, urlsplit, urlunsplit
 
@@ -72,14 +73,15 @@ _NOT_SECRET_WORDS = frozenset({
     "only", "store", "storage", "cache", "location", "audience", "scope", "scopes", "issuer",
     "algorithm", "algo", "alg", "version", "flow"})
 #: Words of :data:`_NOT_SECRET_WORDS` that make the name about something else wherever they stand
-#: (a count, a switch, where it is kept: ``--max-token``, ``--no-auth``, ``--cache-token``); the
-#: others do so only after the last secret word (``--token-file``, ``--key-id``), while before it they
-#: name whose or which secret it is: ``--server-token``, ``--provider-api-key``, ``--refresh-token``,
-#: ``--id-token`` and ``GOOGLE_REFRESH_TOKEN=`` are credentials.
+#: (a count, a switch, a cache: ``--max-token``, ``--no-auth``, ``--cache-token``, ``--cache-key``); the
+#: others do so only after the last secret word (``--token-file``, ``--key-id``, ``--key-store``), while
+#: before it they name whose or which secret it is: ``--server-token``, ``--provider-api-key``,
+#: ``--refresh-token``, ``--id-token``, ``GOOGLE_REFRESH_TOKEN=``, ``--storage-account-key``,
+#: ``AZURE_STORAGE_KEY=`` and ``--store-password`` (a key store's) are credentials.
 _MODIFIER_WORDS = frozenset({
     "max", "min", "limit", "limits", "count", "num", "number", "budget", "length", "size",
     "no", "disable", "disabled", "enable", "enabled", "use", "skip", "require", "required",
-    "only", "store", "storage", "cache", "timeout", "ttl", "expiry", "expires", "lifetime"})
+    "only", "cache", "timeout", "ttl", "expiry", "expires", "lifetime"})
 _CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
@@ -177,29 +179,90 @@ def program_name(word: str) -> str:
     return re.split(r"[/\\]", word)[-1].lower().removesuffix(".exe")
 
 
+#: A word of free text as :func:`mask_program_options` read it first: quotes end it (``-p'pw'`` is
+#: ``-p``), so a quote in prose (``can't``) starts no quoted string.
 _COMMAND_WORD = re.compile(r"[;&|\n]|[^\s;&|'\"()]+")
+#: A command-line word as a POSIX shell splits it (``;``, ``&``, ``|``, a line break and parentheses
+#: apart): quoted strings, backslash escapes and plain characters up to white space. A quote that
+#: does not close is an ordinary character here (:func:`shell_words`).
+_SHELL_WORD = re.compile(r"""(?P<sep>[;&|()\n])|(?:'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s;&|()'"\\]|['"\\])+""",
+                         re.DOTALL)
+#: The same without command separators: the words :func:`shlex.split` gives (``a;b`` is one word).
+_SPLIT_WORD = re.compile(r"""(?:'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s'"\\]|['"\\])+""", re.DOTALL)
+
+
+def shell_words(text: str, separators: bool = True) -> list[tuple[int, int, str | None]]:
+    """The words of a command line written as one string, each as ``(start, end, value)``: where the
+    word stands in ``text`` and what a shell passes on for it (:func:`shlex.split` of the word:
+    ``-p'quoted pw'`` → ``-pquoted pw``, ``"a b"`` → ``a b``); ``value`` is ``None`` for a command
+    separator (``;``, ``&``, ``|``, a line break, ``(`` or ``)``). A word with a quote that does not
+    close (a command cut off, an apostrophe in prose) runs to white space, and its value is the word as
+    written. With ``separators=False`` those characters are part of words, as :func:`shlex.split`
+    reads a line (then the values are its words)."""
+    out: list[tuple[int, int, str | None]] = []
+    for match in (_SHELL_WORD if separators else _SPLIT_WORD).finditer(text):
+        if separators and match.group("sep"):
+            out.append((match.start(), match.end(), None))
+            continue
+        word = match.group(0)
+        if not any(ch in word for ch in "'\"\\"):
+            out.append((match.start(), match.end(), word))
+            continue
+        try:
+            split = shlex.split(word)
+        except ValueError:  # a quote or a backslash that does not close
+            split = [word]
+        out.append((match.start(), match.end(), split[0] if len(split) == 1 else word))
+    return out
+
+
+def _regex_words(text: str) -> list[tuple[int, int, str | None]]:
+    """The words of free text as :data:`_COMMAND_WORD` reads them, as :func:`shell_words` gives them."""
+    return [(m.start(), m.end(), None if m.group(0) in (";", "&", "|", "\n") else m.group(0))
+            for m in _COMMAND_WORD.finditer(text)]
 
 
 def mask_program_options(text: str) -> str:
     """``text`` (a command line a model ran, free text) with the secret of each one-letter option
     that takes one in the program named before it (:data:`PROGRAM_SECRET_OPTIONS`) masked, as on a
     server's command line: ``mysql -uroot -p•••• shop``, ``sshpass -p •••• ssh host``. A program's
-    options are read up to the end of its command (``;``, ``|``, ``&``, a line break)."""
+    options are read up to the end of its command (``;``, ``|``, ``&``, a line break).
+
+    The text is read twice: as a shell splits it (:func:`shell_words`), so a quoted password is masked
+    whole (``mysql -p'quoted pw'`` and ``mysql -p"a b"`` → ``mysql -p••••``; a quote that does not close
+    masks to the end of the line), then word by word with quotes as word ends, so a command in prose
+    whose apostrophes a shell would read as quotes (``can't run mysql -pS3cret``) is masked too."""
     if not any(name in text.lower() for name in ("mysql", "mariadb", "mongo", "sshpass", "redis-cli")):
         return text
+    return _mask_program_words(_mask_program_words(text, shell_words(text)), None)
+
+
+def _mask_program_words(text: str, words: list[tuple[int, int, str | None]] | None) -> str:
+    """:func:`mask_program_options` of ``text`` read as ``words`` (``None``: :func:`_regex_words`)."""
+    if words is None:
+        words = _regex_words(text)
     out: list[str] = []
     done = 0
     context, pending = "", False
-    for match in _COMMAND_WORD.finditer(text):
-        word = match.group(0)
-        if word in (";", "&", "|", "\n"):
+
+    def mask(start: int, end: int, keep: str, word: str) -> None:
+        nonlocal done
+        if start < done:
+            return
+        if any(ch in word for ch in "'\"") and not _closed(word):
+            newline = text.find("\n", end)  # cut off inside quotes: the rest of the line may be the secret
+            end = len(text) if newline < 0 else newline
+        out.extend([text[done:start], keep, C.SECRET_MASK])
+        done = end
+
+    for start, end, word in words:
+        if word is None:
             context, pending = "", False
             continue
         if pending:
             pending = False
             if secret_option_value(word) and word != "-" and word != C.SECRET_MASK:
-                out += [text[done:match.start()], C.SECRET_MASK]
-                done = match.end()
+                mask(start, end, "", text[start:end])
             continue
         if program_name(word) in PROGRAM_SECRET_OPTIONS:
             context = program_name(word)
@@ -212,9 +275,17 @@ def mask_program_options(text: str) -> str:
         if word == short and context not in GLUED_ONLY_PROGRAMS:
             pending = True
         elif word.startswith(short) and len(word) > len(short) and word[len(short):] != C.SECRET_MASK:
-            out += [text[done:match.start() + len(short)], C.SECRET_MASK]
-            done = match.end()
+            mask(start, end, short if text.startswith(short, start) else "", text[start:end])  # '-pX': all of it
     return "".join(out) + text[done:]
+
+
+def _closed(word: str) -> bool:
+    """Whether every quote in a shell word closes (:func:`shlex.split` reads it)."""
+    try:
+        shlex.split(word)
+    except ValueError:
+        return False
+    return True
 
 
 #: A word with the shape of an option: one or two dashes and a name, one letter or digit (``-u``,
@@ -263,13 +334,32 @@ def option_shaped(word: str) -> bool:
     return not (dashes == "-" and len(name) >= _GENERATED_PIECE_CHARS and _DIGIT_RUN.search(name))
 
 
+#: A long option name as a whole word (``--verbose``, ``--dry-run``): no ``=``, nothing after the name.
+_LONG_OPTION_WORD = re.compile(r"--[A-Za-z][A-Za-z0-9_.\-]*")
+
+
+def free_text_secret(value: Any) -> bool:
+    """Whether a secret value is also searched for in free text (what a server prints, an error, a
+    recorded session), not only masked where it stands as a value (:func:`secret_list` keeps only these).
+
+    Not searched for: a value shorter than :data:`SECRET_MIN_CHARS` (``-y``, ``on``: it would mask
+    ordinary words and digits) and a value that is a long option name as written (``--verbose``,
+    ``--dry-run``: :func:`option_shaped`, two dashes, no ``=``), which is what a switch before it
+    whose name says secret takes as its value (``--token --verbose``): searched for, that option word
+    was masked wherever a server printed it. Both are still masked in their own place on a command
+    line (``--token ••••``). A single-dash word (``--password -hunter``) may be a password and is
+    searched for."""
+    return (isinstance(value, str) and len(value) >= SECRET_MIN_CHARS
+            and not (_LONG_OPTION_WORD.fullmatch(value) and option_shaped(value)))
+
+
 def secret_list(values: Iterable[str]) -> list[str]:
-    """Distinct secret values worth scrubbing (at least :data:`SECRET_MIN_CHARS` long), with
+    """Distinct secret values worth scrubbing from free text (:func:`free_text_secret`), with
     the forms a server may print them in (:func:`encoded_forms`), longest first."""
     # one key per set of values, whatever their order or repeats: each server of a config asks with its
     # own values first and its peers' after, and every order was a cache miss (a config of 500 servers
     # that failed with secrets took minutes and gigabytes, recomputing the same forms per server)
-    return list(_secret_list(tuple(sorted({v for v in values if isinstance(v, str) and len(v) >= SECRET_MIN_CHARS}))))
+    return list(_secret_list(tuple(sorted({v for v in values if free_text_secret(v)}))))
 
 
 @functools.lru_cache(maxsize=64)
@@ -286,7 +376,7 @@ def _secret_list(values: tuple[str, ...]) -> tuple[str, ...]:
 def secret_index(values: Iterable[str]) -> "SecretIndex":
     """:func:`secret_list` of ``values`` as one :class:`SecretIndex`, built once per set of values
     (whatever their order or repeats)."""
-    return _secret_index(tuple(sorted({v for v in values if isinstance(v, str) and len(v) >= SECRET_MIN_CHARS})))
+    return _secret_index(tuple(sorted({v for v in values if free_text_secret(v)})))
 
 
 @functools.lru_cache(maxsize=64)
@@ -381,7 +471,7 @@ class SecretValues(tuple):  # type: ignore[type-arg]
         counted = self.__dict__.get("_counted")
         if counted is None:
             counted = self.__dict__["_counted"] = frozenset(self)
-        return all(v in counted for v in values if isinstance(v, str) and len(v) >= SECRET_MIN_CHARS)
+        return all(v in counted for v in values if free_text_secret(v))
 
     def __reduce__(self) -> tuple[Any, ...]:  # a copy leaves the index behind (it is rebuilt on use)
         return (SecretValues, (tuple(self),))

@@ -61,7 +61,7 @@ from ..engine.secrets import ENV_OPTIONS as _ENV_OPTIONS  # the options whose va
 from ..engine.secrets import HEADER_OPTIONS as _HEADER_OPTIONS
 from ..engine.secrets import USERINFO_OPTIONS as _USERINFO_OPTIONS
 from ..engine.secrets import (GLUED_ONLY_PROGRAMS, PROGRAM_SECRET_OPTIONS, WRAPPER_PROGRAMS, SecretIndex, SecretValues,
-                              program_name, secret_index, secret_key_name, secret_option_value)
+                              program_name, secret_index, secret_key_name, secret_option_value, shell_words)
 from .urlreading import host_disagreement
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
@@ -477,18 +477,71 @@ def _script_items(text: str, depth: int) -> list[tuple[str, str]]:
     return out
 
 
-def _mask_script(text: str) -> str:
+def _mask_script(text: str, depth: int = _SCRIPT_DEPTH) -> str:
     """One argument as written with its free-text secrets (:func:`_mask_free_text`) and, when it
-    holds a whole command line, its options' secrets (:func:`_script_secrets`) shown as ``••••``."""
-    masked = _mask_free_text(text)
-    items = _script_items(text, _SCRIPT_DEPTH)
-    for value in sorted({value for _, value in items}, key=len, reverse=True):
-        # where it stands as a word of its own: a token "x" leaves the x of "npx" alone
-        masked = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(value)}(?![A-Za-z0-9_])", C.SECRET_MASK, masked)
-    for glued, value in sorted({item for item in items if item[0]}, key=lambda item: len(item[1]), reverse=True):
-        # glued to its option at the start of a word (`mysql -pS3cret`)
-        masked = re.sub(rf"(?<![^\s'\"]){re.escape(glued + value)}(?![A-Za-z0-9_])", glued + C.SECRET_MASK, masked)
-    return masked
+    holds a whole command line, its options' secrets (:func:`_script_secrets`) shown as ``••••``, each
+    in its own word (:func:`_mask_words`), up to ``depth`` scripts deep."""
+    if depth > 0 and text.split() != [text]:
+        text = _mask_words(text, depth, program_first=False)
+    return _mask_free_text(text)
+
+
+def _line_words(line: str) -> list[tuple[int, int, str]]:
+    """The words of a whole command line as :func:`_command_words` reads them, each with its place in
+    ``line``: ``(start, end, word)``."""
+    spans = [(a, b, v) for a, b, v in shell_words(line, separators=False) if v is not None]
+    if [v for _, _, v in spans] == _command_words(line):
+        return spans
+    return [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"\S+", line)]  # quotes that do not close
+
+
+def _mask_words(line: str, depth: int, program_first: bool) -> str:
+    """``line``, a whole command line, with the secret of each word masked in that word's own place
+    (:func:`_argument_parts`; a word that is a script in turn, :func:`_mask_script`, ``depth - 1``
+    deep), not wherever its text occurs: in ``npx -y pkg --auth -y`` only the last ``-y`` is the
+    secret. A changed word is written shell-quoted (``-p'quoted pw'`` as ``-p••••``,
+    ``-H "Authorization: Bearer x"`` as ``-H 'Authorization: ••••'``); the rest stays as written.
+    ``program_first``: the first word names the program the others are given to (a ``command``
+    written as a whole command line), else every word is read as an argument (a script)."""
+    spans = _line_words(line)
+    words = [word for _, _, word in spans]
+    if program_first and words:
+        parts = [("", None, words[0]), *_argument_parts(words[1:], words[0])]
+    else:
+        parts = _argument_parts(words)
+    out: list[str] = []
+    done = 0
+    for (start, end, word), (prefix, kind, value) in zip(spans, parts):
+        if kind is not None:
+            shown = prefix + _masked_value(kind, value)
+        elif depth > 1 and value.split() != [value]:
+            shown = _mask_words(value, depth - 1, program_first=False)
+        elif (whole := _WHOLE_URL.fullmatch(value)) is not None:
+            # a word that is one URL, read as the program given it reads it: its secrets where they stand in it
+            written = line[start:end]
+            for secret in sorted(set(_url_secrets(whole.group(1))), key=len, reverse=True):
+                written = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(secret)}(?![A-Za-z0-9_])", C.SECRET_MASK, written)
+            out += [line[done:start], written]
+            done = end
+            continue
+        else:
+            continue  # its free-text secrets are masked in the whole line (:func:`_mask_free_text`)
+        if shown != word:
+            out += [line[done:start], _requote(line[start:end], shown)]
+            done = end
+    return "".join(out) + line[done:]
+
+
+def _requote(written: str, shown: str) -> str:
+    """``shown``, the masked value of the word ``written``, written for a shell: in the quotes
+    ``written`` is in when it is one quoted string (``'Bearer x'`` as ``'••••'``), else shell-quoted
+    where it needs quotes (:func:`shlex.quote`: ``-p'a b'`` as ``-p••••``)."""
+    quote = written[:1]
+    if (len(written) >= 2 and quote in ("'", '"') and written.endswith(quote) and quote not in shown
+            and not (quote == '"' and any(ch in shown for ch in "\\$`"))
+            and _command_words(written) == [written[1:-1]]):
+        return quote + shown + quote
+    return _shell_line([shown])
 
 
 def _command_words(command: str) -> list[str]:
@@ -513,13 +566,11 @@ def command_secrets(command: str) -> list[str]:
 
 
 def _mask_command(command: str) -> str:
-    """``command`` as written with its secrets (:func:`command_secrets`) shown as ``••••``."""
-    text = _mask_free_text(command)
+    """``command`` as written with its secrets (:func:`command_secrets`) shown as ``••••``, an
+    option's in that option's own place when it holds a whole command line (:func:`_mask_words`)."""
     if command.split() != [command]:
-        words = _command_words(command)
-        for value in sorted(set(secret_arguments(words[1:], words[0] if words else "")), key=len, reverse=True):
-            text = text.replace(value, C.SECRET_MASK)
-    return text
+        command = _mask_words(command, _SCRIPT_DEPTH + 1, program_first=True)
+    return _mask_free_text(command)
 
 
 def mask_arguments(args: Iterable[str], program: str = "") -> list[str]:
@@ -726,7 +777,7 @@ class ServerSpec:
         if self.transport == "stdio":
             command = fields.get("command", self.command) or ""
             args = fields.get("args", self.args)
-            line = _shell_line([command, *mask_arguments(args, command)])
+            line = _shell_line([_mask_command(command), *mask_arguments(args, command)])
             cwd = fields.get("cwd", self.cwd) if self.cwd is not None else None
             return {"transport": "stdio", "command_line": self.scrub(line),
                     "cwd": self.scrub(cwd) if cwd is not None else None,
