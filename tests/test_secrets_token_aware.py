@@ -149,3 +149,13 @@ def test_a_config_command_with_a_quoted_glued_password_is_masked_whole() -> None
     assert spec.redacted()["command"] == f"mysql -u root -p{MASK} shop"
     assert "quoted" not in spec.launch_preview()["command_line"]
     assert "quoted pw" in spec.secret_values()
+
+
+def test_a_caches_password_is_a_secret_and_its_key_is_not() -> None:
+    from toolsearch.engine.secrets import secret_key_name
+
+    # "cache" anywhere in a name made it a setting, so a Redis cache's password was shown
+    assert [n for n in ("REDIS_CACHE_PASSWORD", "--cache-secret", "cache_credentials", "CACHE_AUTH")
+            if not secret_key_name(n)] == []
+    assert [n for n in ("--cache-key", "--cache-token", "cache_key", "cacheKey", "token_cache", "cache_ttl", "CACHE_DIR")
+            if secret_key_name(n)] == []

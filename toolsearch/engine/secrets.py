@@ -73,7 +73,8 @@ _NOT_SECRET_WORDS = frozenset({
     "only", "store", "storage", "cache", "location", "audience", "scope", "scopes", "issuer",
     "algorithm", "algo", "alg", "version", "flow"})
 #: Words of :data:`_NOT_SECRET_WORDS` that make the name about something else wherever they stand
-#: (a count, a switch, a cache: ``--max-token``, ``--no-auth``, ``--cache-token``, ``--cache-key``); the
+#: (a count, a switch: ``--max-token``, ``--no-auth``; a cache's key or token, ``--cache-key``, see
+#: :data:`_CACHE_SETTING_WORDS`); the
 #: others do so only after the last secret word (``--token-file``, ``--key-id``, ``--key-store``), while
 #: before it they name whose or which secret it is: ``--server-token``, ``--provider-api-key``,
 #: ``--refresh-token``, ``--id-token``, ``GOOGLE_REFRESH_TOKEN=``, ``--storage-account-key``,
@@ -81,7 +82,11 @@ _NOT_SECRET_WORDS = frozenset({
 _MODIFIER_WORDS = frozenset({
     "max", "min", "limit", "limits", "count", "num", "number", "budget", "length", "size",
     "no", "disable", "disabled", "enable", "enabled", "use", "skip", "require", "required",
-    "only", "cache", "timeout", "ttl", "expiry", "expires", "lifetime"})
+    "only", "timeout", "ttl", "expiry", "expires", "lifetime"})
+#: Secret words that a ``cache`` before them makes a cache's own setting (``--cache-key``, ``--cache-token``,
+#: ``cache_key``: which entry, not a credential); a cache's password or secret (``REDIS_CACHE_PASSWORD``,
+#: ``--cache-secret``) is still one.
+_CACHE_SETTING_WORDS = frozenset({"key", "keys", "token", "tokens", "sig", "signature"})
 _CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
@@ -108,6 +113,8 @@ def secret_key_name(key: str) -> bool:
         return False
     secret_at = [i for i, word in enumerate(words) if word in _SECRET_WORDS or word.endswith(_SECRET_ENDINGS)]
     last = secret_at[-1] if secret_at else -1
+    if "cache" in words[:last] and words[last] in _CACHE_SETTING_WORDS:
+        return False
     if any(word in _NOT_SECRET_WORDS for word in words[last + 1:]):
         return False
     return bool(secret_at) or "".join(words).endswith(_SECRET_ENDINGS)
