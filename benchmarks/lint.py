@@ -5,7 +5,10 @@ Usage: ``python -m benchmarks.lint [CATALOG]`` (default: a ``toolsearch synth --
 ``python -m benchmarks.lint --tools 6000 --servers 80`` for another synthetic size, or
 ``python -m benchmarks.lint --copies 5000`` for 5,000 servers that are copies of four small
 servers (one MCP server configured many times: most tools are unreachable, and every tool name
-is on 1,250 servers: each duplicate-name finding names ten of the others and counts the rest). The catalog
+is on 1,250 servers: each duplicate-name finding names ten of the others and counts the rest), or
+``python -m benchmarks.lint --rare-words 20000`` for 20,000 tools in 200 servers named and described
+with words of a vocabulary that grows with the catalog (three words per tool, drawn with Zipf-like
+weights: thousands of gate terms, most held by a handful of tools). The catalog
 is loaded and its search index built first (the app has them before the lint page opens), then
 the lint runs once at default settings. Prints numbers; it asserts nothing.
 
@@ -17,8 +20,10 @@ load average is printed too).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
+import random
 import resource
 import tempfile
 import time
@@ -54,15 +59,37 @@ def copies_file(servers: int) -> Path:
     return path
 
 
+def rare_words_file(tools: int) -> Path:
+    """A catalog of ``tools`` tools in ``tools // 100`` servers, in the temporary folder: names of
+    three words and descriptions of nine, drawn (seeded) from ``3 × tools`` made-up words with
+    weights ``1 / rank``."""
+    path = Path(tempfile.gettempdir()) / f"toolsearch-lint-rare-words-{tools}.json"
+    if path.exists():
+        return path
+    rng = random.Random(tools)
+    vocab = ["".join(rng.choice("bcdfghjklmnprstvz") + rng.choice("aeiou") for _ in range(3)) for _ in range(3 * tools)]
+    weights = list(itertools.accumulate(1 / (rank + 1) for rank in range(len(vocab))))
+    data = {"name": f"{tools:,} tools of rare words", "servers": [
+        {"name": f"s{k:04d}", "tools": [
+            {"name": "_".join(rng.choices(vocab, cum_weights=weights, k=3)),
+             "description": " ".join(rng.choices(vocab, cum_weights=weights, k=9)).capitalize() + ".",
+             "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}} for _ in range(100)]}
+        for k in range(max(tools // 100, 1))]}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("catalog", nargs="?", help="a catalog file (default: a synthetic one)")
     parser.add_argument("--tools", type=int, default=50_000)
     parser.add_argument("--servers", type=int, default=200)
     parser.add_argument("--copies", type=int, help="servers made from four small ones, instead of a synthetic catalog")
+    parser.add_argument("--rare-words", type=int, help="tools of words from a growing vocabulary, instead of a synthetic "
+                        "catalog")
     args = parser.parse_args()
     path = (Path(args.catalog) if args.catalog else copies_file(args.copies) if args.copies
-            else synthetic_file(args.tools, args.servers))
+            else rare_words_file(args.rare_words) if args.rare_words else synthetic_file(args.tools, args.servers))
     print(f"catalog: {path}  (load average {os.getloadavg()[0]:.1f} at start)")
 
     cpu = time.process_time()

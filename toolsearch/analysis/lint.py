@@ -611,6 +611,9 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
 
 #: Score-matrix cells (probes × admitted documents) computed at once by :func:`_reached`.
 _PROBE_CHUNK_CELLS = 1 << 21
+#: A gate term's probes × documents up to which :func:`_reached` scores them one by one in plain
+#: floats rather than with arrays (about where the two take the same time).
+_SMALL_GROUP_CELLS = 128
 
 
 #: Probe queries between two progress reports of the search probing.
@@ -726,6 +729,7 @@ class _ScoreTable:
         # The per-document part of the BM25 scorer's denominator, in its own expression.
         self.norm = bm25.k1 * (1 - bm25.b + bm25.b * doc_len / bm25.avgdl)
         self.idf = {term: (bm25.idf.get(term) or 0) for term in self.term_id}
+        self.norm_floats = self.norm.tolist()
 
     def _frequencies(self, pool: np.ndarray, columns: dict[str, int]) -> np.ndarray:
         """``(len(columns) + 1, len(pool))`` counts of each column's term in each pool document
@@ -748,7 +752,10 @@ class _ScoreTable:
                limit: int) -> list[tuple[int, bool]]:
         """``[(item, whether it is within limit)]`` for ``tasks`` of one gate term: ``(item, document
         id, query stems, answerable stems, coverage floor or 0)``; each task's document holds the
-        gate term and meets the floor."""
+        gate term and meets the floor. The work is the gate term's documents × its tasks, as for
+        one search per probe: where a catalog's words come from a fixed list, both grow with it."""
+        if len(self.postings[gate]) * len(tasks) <= _SMALL_GROUP_CELLS:
+            return self._within_small(self.postings[gate], tasks, limit)
         pool = np.array(self.postings[gate], dtype=np.int64)
         out: list[tuple[int, bool]] = []
         batch: list[tuple[int, int, list[str], list[str], int]] = []
@@ -764,6 +771,37 @@ class _ScoreTable:
             batch.append(task)
         if batch:
             out.extend(self._within(pool, columns, batch, limit))
+        return out
+
+    def _within_small(self, pool: list[int], tasks: list[tuple[int, int, list[str], list[str], int]],
+                      limit: int) -> list[tuple[int, bool]]:
+        """:meth:`within` for a small group, one document at a time in plain floats: the same
+        expression and order of additions as the arrays (IEEE doubles either way), without the
+        fixed cost of some forty array operations per gate term, which made a catalog of thousands
+        of rare gate terms spend most of its probing time there."""
+        freqs, norm, idf, k1 = self.bm25.doc_freqs, self.norm_floats, self.idf, self.bm25.k1
+        out: list[tuple[int, bool]] = []
+        for item, mine, stems, answerable, need in tasks:
+            weights = [idf.get(term, 0) for term in stems]
+
+            def score(d: int) -> float:
+                held, total = freqs[d], None
+                for term, weight in zip(stems, weights):
+                    f = held.get(term, 0)
+                    part = weight * (f * (k1 + 1) / (f + norm[d]))
+                    total = part if total is None else total + part
+                return total
+
+            own, ahead = score(mine), 0
+            for d in pool:
+                if d == mine or (need and sum(1 for t in answerable if freqs[d].get(t, 0) > 0) < need):
+                    continue
+                theirs = score(d)
+                if theirs > own or (theirs == own and d < mine):
+                    ahead += 1
+                    if ahead >= limit:
+                        break
+            out.append((item, ahead < limit))
         return out
 
     def _within(self, pool: np.ndarray, columns: dict[str, int],
