@@ -85,22 +85,21 @@ def test_check_keep_called_says_what_the_kept_servers_force_as_recommend_does():
 
 
 def test_a_kept_server_no_length_names_keeps_no_other_named() -> None:
-    """``--keep github`` at 1,200 tokens and 32K is out of reach (github's names need more than the whole
-    1,200-token context), so the best reachable setting names 8 of 9 servers there, github not among them. The answer still
+    """``--keep github`` at 2,500 tokens and 32K is out of reach (github's names need more than the largest
+    budget whose request fits 2,500 tokens), so the best reachable setting names 8 of 9 servers there, github not among them. The answer still
     said "keeping github named keeps playwright, linear, … named too; budget needed 924 tokens with the
     kept servers": a server it did not keep named, and the best reachable listing's budget called the kept
     servers' need. Where a kept server is collapsed, nothing else named is put down to keeping it."""
-    done = run_cli("recommend", TEAM, "--context-lengths", "1200,32k", "--goal", "listed", "--keep", "github", "--json")
+    done = run_cli("recommend", TEAM, "--context-lengths", "2500,32k", "--goal", "listed", "--keep", "github", "--json")
     assert done.returncode == 1, done.stderr
     data = json.loads(done.stdout)
-    # 32K keeps the goal (github named there), 1,200 tokens gets its best reachable listing, github collapsed
-    # (1K, where no request fits team-workspace's tools array, is left out of the answer)
+    # 32K keeps the goal (github named there), 2,500 tokens gets its best reachable listing, github collapsed
     assert data["reached"] is False and [c["servers_named"] for c in data["contexts"]] == [8, 9]
     assert "github" in {u["name"] for u in data["unnamed"]}
     # what keeping github named does is said where it is named (32K), without a budget called its need
     assert data["keep_forces"].startswith("keeping github named keeps grafana, playwright, ")
     assert "budget needed" not in data["keep_forces"]
-    only_short = json.loads(run_cli("recommend", TEAM, "--context-lengths", "1200", "--goal", "listed", "--keep", "github",
+    only_short = json.loads(run_cli("recommend", TEAM, "--context-lengths", "2500", "--goal", "listed", "--keep", "github",
                                     "--json").stdout)
     assert only_short["reached"] is False and only_short["keep_forces"] == ""
     # reached, the line stays (the sample's own case)

@@ -2114,10 +2114,15 @@ def as_listed_words(rec: MultiRecommendation) -> str:
 def verdict_line(rec: MultiRecommendation) -> str:
     """:func:`verdict_words` as one sentence: the first line of ``toolsearch recommend``'s text
     output and the verdict above the report's recommendation (not reached: the lines that follow
-    give the best reachable settings)."""
+    give the best reachable settings). Reached at the lengths a request fits, it names the listed
+    lengths no request fits (:attr:`MultiRecommendation.unfit`): ``recommend`` then exits 1, as
+    ``check`` fails there."""
     words = verdict_words(rec)
     if rec.all_unfit:  # no settings to give: the lines below say why
         return words[0].upper() + words[1:] + ": no setting fits a request there."
+    if rec.unfit and rec.reached:  # reached where it can be, and not at every length listed (exit 1)
+        return (words[0].upper() + words[1:] + f"; not at {_and(length_label(u.context_length) for u in rec.unfit)}, "
+                "which no request fits whatever the settings.")
     return words[0].upper() + words[1:] + ("." if rec.reached else ": the settings below are the best reachable ones.")
 
 

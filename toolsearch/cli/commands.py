@@ -1151,7 +1151,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     if inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
         rec = add_whole_catalog(rec, listing_ladder(inspector.scoped(None).planner, config, args.tokenizer),
                                 inspector.scope.name)
-    status = decided(0 if rec.reached else 1)
+    # a listed length no request fits is not reached, whatever the answer for the others (check fails it)
+    status = decided(0 if rec.reached and not rec.unfit else 1)
     lowered = lowered_changes(ladder, config, rec)  # where it lists less than the current settings
     request_costs = request_cost_lines(rec, inspector.planner, config)  # as plan says it: tool search itself costs more
     if fmt == "yaml":
@@ -1163,6 +1164,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       ladder=ladder, request_costs=request_costs))
         if not rec.reached:  # standard output is likely a file: say why its block is commented out
             print(f"toolsearch: note: {NOT_REACHED_BLOCK_WORDS}", file=sys.stderr)
+        elif rec.unfit:  # exit 1 with a block to use: say why
+            print(f"toolsearch: note: {verdict_line(rec)}", file=sys.stderr)
         return status
     if fmt == "json":
         data = rec.to_dict()

@@ -53,8 +53,8 @@ from toolsearch.ui.session_sources import sample_files as sample_session_files
 from toolsearch.ui.sources import COMBINE, COMBINE_PARAM, DEFAULT_SAMPLE, LIVE, TEXT_UPLOAD_MB, UPLOAD
 from toolsearch.ui.styles import (BUSY_BAR_HTML, METRIC_ROWS_CSS, NO_GRID_CSV_CSS, SENT_STEP_CSS, SLIDER_VALUE_CSS,  # noqa: F401
                                   STATE_COLORS, STATE_STYLES, WHOLE_TAGS_CSS, WHY_KEY, WHY_LINE_CSS)
-from toolsearch.ui.text import (fmt_tokens, md_escape, pct_of_context, table_name, thousands, visible,  # noqa: F401
-                              visible_json, visible_name)
+from toolsearch.ui.text import (fmt_tokens, link_ignored_words, link_name, md_escape, pct_of_context,  # noqa: F401
+                              table_name, thousands, visible, visible_json, visible_name)
 
 SAMPLES_DIR = samples_dir("sample_catalogs")
 
@@ -358,22 +358,6 @@ def _link_expected(qkey: str, skey: str) -> str:
         low, high = _RANGES[skey]
         return f"{qkey}: expected a whole number from {low:,} to {high:,}."
     return f"{qkey}: expected another value."
-
-
-def link_ignored_words(ignored: Sequence[tuple[str, str, str]], instead: str = "the default is used") -> str:
-    """The notice for a link's values that cannot be used, ``(query key, value as given, why)``
-    each: which keys, that the defaults are used, and for each its value (as :func:`link_name`
-    quotes it: literal, invisible characters shown, cut when long) and why (Markdown escaped), in
-    one sentence for one value and a list under one sentence for several. ``instead``: what one
-    value's notice says is used in its place (``"the whole catalog is shown"`` for a scope)."""
-    if len(ignored) == 1:
-        ((qkey, raw, why),) = ignored
-        return (f"The link's value for {qkey}, {link_name(raw)}, is not valid here and was ignored; {instead}. "
-                f"{md_escape(visible(why))}")
-    keys = [qkey for qkey, _, _ in ignored]
-    return (f"The link's values for {', '.join(keys[:-1])} and {keys[-1]} are not valid here and were ignored; the "
-            "defaults are used.\n\n" + "\n".join(f"- {qkey}, {link_name(raw)}: {md_escape(visible(why))}"
-                                                 for qkey, raw, why in ignored))
 
 
 #: Sidebar control groups, and the groups each page shows (by url_path; "" is the Overview). A
@@ -791,17 +775,6 @@ def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[
 
 
 # --- several samples and uploads combined ----------------------------------------------------
-
-def link_name(name: str) -> str:
-    """A name a link carries (``catalog=``, ``with=``, ``sessions=``) as a notice quotes it: in “”,
-    Markdown escaped, invisible characters and line breaks shown as markers (``⟨U+000A⟩``), whole up
-    to :data:`~toolsearch.engine.constants.LINK_NAME_MAX_CHARS` characters and a longer one cut with
-    ``…`` and its length, so a crafted link cannot put a paragraph of its own words into the app's
-    warning."""
-    if len(name) <= C.LINK_NAME_MAX_CHARS:
-        return f"“{md_escape(visible_name(name))}”"
-    return f"“{md_escape(visible_name(name[:C.LINK_NAME_MAX_CHARS - 1]))}…” ({len(name):,} characters)"
-
 
 def _left_out_words(qkey: str, unknown: Sequence[str], known: Sequence[str]) -> str:
     """The notice for the names in a link's list ``qkey`` that are not shipped samples: which names

@@ -13,7 +13,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.engine.scopes import (Scope, ScopeError, dump_scopes, parse_scope_arg, scope_from_mapping, scopes_from_text,
                                       unmatched_server_notes)
-from toolsearch.ui.text import md_escape, visible, visible_name
+from toolsearch.ui.text import link_ignored_words, md_escape, visible, visible_name
 from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
 WHOLE_CATALOG = "Whole catalog"
@@ -86,7 +86,6 @@ def _scope_from_link(text: str) -> None:
     P,P][;exclude=P,P]``, as the command line's ``--scope``), or leave a notice that names the value
     as given (invisible characters shown, cut when long), why it cannot be used and what the key
     takes, in the words of the other link notices; the whole catalog is then shown."""
-    from toolsearch.ui.common import link_ignored_words  # noqa: PLC0415 - common imports this module
 
     state = st.session_state
     try:

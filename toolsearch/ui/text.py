@@ -11,6 +11,7 @@ import re
 from typing import Any, Sequence
 
 from toolsearch.analysis.quantities import context_share
+from toolsearch.engine import constants as C
 from toolsearch.engine.invisible import reveal, reveal_data, reveal_line, shortened
 
 
@@ -151,3 +152,30 @@ def upload_labels(files: Sequence[tuple[str, bytes]]) -> list[str]:
     return [label if len(named[label]) == 1 else
             f"{name} ({how}, sha256 {digest[:8]})" if how else f"{name} (sha256 {digest[:8]})"
             for (name, _), how, label, digest in zip(files, counted_as, labels, digests)]
+
+
+def link_name(name: str) -> str:
+    """A name a link carries (``catalog=``, ``with=``, ``sessions=``) as a notice quotes it: in “”,
+    Markdown escaped, invisible characters and line breaks shown as markers (``⟨U+000A⟩``), whole up
+    to :data:`~toolsearch.engine.constants.LINK_NAME_MAX_CHARS` characters and a longer one cut with
+    ``…`` and its length, so a crafted link cannot put a paragraph of its own words into the app's
+    warning."""
+    if len(name) <= C.LINK_NAME_MAX_CHARS:
+        return f"“{md_escape(visible_name(name))}”"
+    return f"“{md_escape(visible_name(name[:C.LINK_NAME_MAX_CHARS - 1]))}…” ({len(name):,} characters)"
+
+
+def link_ignored_words(ignored: Sequence[tuple[str, str, str]], instead: str = "the default is used") -> str:
+    """The notice for a link's values that cannot be used, ``(query key, value as given, why)``
+    each: which keys, that the defaults are used, and for each its value (as :func:`link_name`
+    quotes it: literal, invisible characters shown, cut when long) and why (Markdown escaped), in
+    one sentence for one value and a list under one sentence for several. ``instead``: what one
+    value's notice says is used in its place (``"the whole catalog is shown"`` for a scope)."""
+    if len(ignored) == 1:
+        ((qkey, raw, why),) = ignored
+        return (f"The link's value for {qkey}, {link_name(raw)}, is not valid here and was ignored; {instead}. "
+                f"{md_escape(visible(why))}")
+    keys = [qkey for qkey, _, _ in ignored]
+    return (f"The link's values for {', '.join(keys[:-1])} and {keys[-1]} are not valid here and were ignored; the "
+            "defaults are used.\n\n" + "\n".join(f"- {qkey}, {link_name(raw)}: {md_escape(visible(why))}"
+                                                 for qkey, raw, why in ignored))

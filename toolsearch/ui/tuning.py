@@ -484,7 +484,9 @@ if common.require_catalog(v):
             st.warning(common.md_escape(common.visible(words)), icon=":material/report:")
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, answer_lengths)
         worst = multi.worst
-        if multi.reached:  # the verdict, as recommend's first line says it (not reached: the box below)
+        if multi.reached and multi.unfit:  # reached only where a request fits: recommend exits 1 here
+            st.warning(verdict_line(multi), icon=":material/warning:")
+        elif multi.reached:  # the verdict, as recommend's first line says it (not reached: the box below)
             st.success(verdict_line(multi), icon=":material/check_circle:")
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
         answer = answer_name(multi)  # "Best reachable" when the goal is not reached, as recommend says it
