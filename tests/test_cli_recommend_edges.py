@@ -716,14 +716,20 @@ def test_a_listing_that_takes_a_large_share_of_a_short_context_is_said_everywher
     tokens = data["contexts"][0]["listing_tokens"]
     share = round(100 * tokens / 8000, 1)
     assert share > 25 and data["large_share"] == [{"context_length": 8000, "listing_tokens": tokens, "share_pct": share}]
-    line = (f"large share at 8K: the listing takes {tokens:,} tokens, {share:.1f}% of the context; a lower goal for "
-            "that length leaves more room for the conversation")
+    # the whole tools array beside it: what is left of 8K for the rest of every request
+    tools = data["contexts"][0]["tools_tokens"]
+    assert tools > tokens
+    line = (f"large share at 8K: the listing takes {tokens:,} tokens, {share:.1f}% of the context, and the whole tools "
+            f"array {tools:,}, leaving {8000 - tools:,} tokens for the system prompt, the conversation and the reply; "
+            "a lower goal for that length leaves more room for the conversation")
     text = run_cli(*args)
     assert line in text.stdout.splitlines() and "large share at 1M" not in text.stdout
     assert f"# {line}" in run_cli(*args, "--yaml").stdout.splitlines()
     docs = " ".join((ROOT / "docs" / "tuning.md").read_text(encoding="utf-8").split())  # the figures docs quote
     assert (f"`threshold_pct` {data['threshold_pct']:g}, and the listing" in docs
-            and f"(`large share at 8K: the listing takes {tokens:,} tokens, {share:.1f}% of the context; ...`)" in docs)
+            and f"(`large share at 8K: the listing takes {tokens:,} tokens, {share:.1f}% of the context, and the whole "
+                f"tools array {tools:,}, leaving {8000 - tools:,} tokens for the system prompt, the conversation and the "
+                "reply; ...`)" in docs)
     # a goal that keeps the listing small at 8K: nothing to say
     assert _json(run_cli("recommend", TEAM, "--context-lengths", "8k,1m", "--goal", "listed", "--json"))["large_share"] == []
 

@@ -79,4 +79,4 @@ def test_recommend_large_share_line_prints_the_same_share():
     args = ("recommend", str(TEAM), "--context-lengths", "8k,1m", "--goal", "full")
     tokens = json.loads(run_cli(*args, "--json").stdout)["contexts"][0]["listing_tokens"]
     share = Q.context_share(tokens, 8_000)
-    assert f"large share at 8K: the listing takes {tokens:,} tokens, {share} of the context;" in run_cli(*args).stdout
+    assert f"large share at 8K: the listing takes {tokens:,} tokens, {share} of the context," in run_cli(*args).stdout

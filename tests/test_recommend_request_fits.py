@@ -123,3 +123,20 @@ def test_the_tuning_guide_quotes_these_figures(team) -> None:
                    "`the tools array with this listing (2,687 tokens, chars4) is larger than the context length (2K)`",
                    "(13.2 % at 1,200 tokens on the same sample, listing nothing there)"):
         assert quoted in doc, quoted
+
+
+def test_a_server_no_length_names_says_each_lengths_limit(tmp_path: Path) -> None:
+    """On a catalog whose names listing needs more than 60,000 tokens, a server left unnamed at every
+    length says why at each: the request at the short lengths, the largest listing_max_tokens at the long
+    ones (the line named only the short lengths, as if 200K and 1M named it)."""
+    catalog = tmp_path / "synth.json"
+    assert run_cli("synth", "--tools", "8000", "--servers", "100", "-o", str(catalog)).returncode == 0
+    data = json.loads(run_cli("recommend", str(catalog), "--context-lengths", "8k,200k,1m", "--goal", "names",
+                              "--json").stdout)
+    assert data["reached"] is False and data["goal_budget"] > 60_000
+    reasons = [u["reason"] for u in data["unnamed"] if u["reason"].startswith(f"{u['name']}: naming it needs")]
+    big = [r for r in reasons if int(r.split("needs a budget of ")[1].split(" ")[0].replace(",", "")) > 60_000]
+    assert big and all("more than the largest budget whose request fits the 8K context (" in r
+                       and r.endswith("and more than the largest listing_max_tokens (60,000 tokens) at 200K and 1M")
+                       for r in big), big[:2]
+    assert all(t <= c["context_length"] for c, t in zip(data["contexts"], (c["tools_tokens"] for c in data["contexts"])))

@@ -449,6 +449,9 @@ class MultiRecommendation:
             order given: left out of :attr:`contexts` and of the answer, which is for the other lengths;
             when every length is one (:attr:`all_unfit`), ``contexts`` has them all with the current
             settings, which are kept, and ``reached`` is false. ``()`` when every length fits.
+        tools_tokens: per length of :attr:`contexts`, the model-visible tools array with the answer's
+            listing (tokens, planning tokenizer: :meth:`toolsearch.analysis.sweep.Ladder.request_tokens`),
+            the part of every request the settings decide; ``None`` where it is not weighed.
     """
 
     goal: str
@@ -488,6 +491,7 @@ class MultiRecommendation:
     gate_refused: str = ""
     core_only: tuple[tuple[int | None, tuple[str, ...]], ...] = ()
     unfit: tuple[UnfitLength, ...] = ()
+    tools_tokens: tuple[int | None, ...] = ()
 
     @property
     def all_unfit(self) -> bool:
@@ -694,8 +698,10 @@ class MultiRecommendation:
         return {"threshold_pct": self.threshold_pct, "listing_max_tokens": self.listing_max_tokens,
                 "goal": self.goal,
                 "contexts": [{**c.to_dict(), "goal": self.goal_at(c.context_length), "budget_needed": b,
-                              "goal_budget": g}
-                             for c, b, g in zip(self.contexts, budgets, goal_budgets)], "goal_words": self.goal_words,
+                              "goal_budget": g, "tools_tokens": t}
+                             for c, b, g, t in zip(self.contexts, budgets, goal_budgets,
+                                                   self.tools_tokens or tuple(None for _ in self.contexts))],
+                "goal_words": self.goal_words,
                 "reached": self.reached, "reached_goal": self.reached_goal, "budget_needed": self.budget_needed,
                 "goal_budget": self.goal_budget, "reason": self.reason, "planning_tokenizer": self.planning_tokenizer,
                 "except": list(self.except_servers), "keep": list(self.keep_servers),
@@ -1540,6 +1546,12 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
                                           ("the whole context", [n for n in too_short if usable[n] == n])) if group]
             limit = (limit_words if len(too_short) < 2 or limit_kind not in ("context", "request")
                      else " and ".join(parts))
+            # the longer lengths that leave it unnamed too: no listing_max_tokens gives them that budget
+            capped = [n for n in unnamed_at if n is not None and n > 0 and n not in too_short
+                      and need > C.LISTING_MAX_TOKENS_MAX] if limit_kind in ("context", "request") else []
+            if capped:
+                limit += (f", and more than the largest listing_max_tokens ({C.LISTING_MAX_TOKENS_MAX:,} tokens) at "
+                          f"{_and(length_label(n) for n in capped)}")
             why = f"{name}: {excepted}naming it needs a budget of {need:,} tokens{extra}, more than {limit}"
             why += f"; named at {named_words}" if named_at else ""
             if named_at and lower is not None:  # what keeps its lengths' goal and names it where it fits
@@ -1573,6 +1585,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     tight = [c for c in contexts if c.headroom_tokens == growth and c.tools_named] if worst.tools_named else []
     tools = min((int(growth // (c.listing_tokens / c.tools_named)) for c in tight), default=0)
     return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools,
+                   tools_tokens=tuple(ladder.request_tokens(c.budget) for c in contexts),
                    keep_forces=_keep_forces_words(rec, ladder, config, states_at),
                    lower_goal=lower.suggested if lower else "",
                    lower_goal_words=(_lower_goal_words(lower) if lower
@@ -2630,12 +2643,25 @@ def large_shares(rec: MultiRecommendation) -> list[tuple[ContextOutcome, float]]
 def large_share_lines(rec: MultiRecommendation) -> list[str]:
     """One line per listed length where the recommended listing takes more than
     :data:`LARGE_SHARE_PCT` % of the context (:func:`large_shares`), e.g. ``"large share at 8K: the
-    listing takes 3,655 tokens, 45.7% of the context; a lower goal for that length leaves more room
-    for the conversation"``; ``[]`` when there is none."""
+    listing takes 3,655 tokens, 45.7% of the context, and the whole tools array 4,912, leaving 3,088
+    tokens for the system prompt, the conversation and the reply; a lower goal for that length leaves
+    more room for the conversation"``; ``[]`` when there is none."""
+    tools = dict(zip((c.context_length for c in rec.contexts), rec.tools_tokens))
     return [f"large share {at_length(c.context_length)}: the listing takes {c.listing_tokens:,} tokens, "
-            f"{context_share(c.listing_tokens, c.context_length)} of the context; a lower goal for that length "
-            "leaves more room for the conversation"
+            f"{context_share(c.listing_tokens, c.context_length)} of the context{_room_left(tools.get(c.context_length), c)}; "
+            "a lower goal for that length leaves more room for the conversation"
             for c, _share in large_shares(rec)]
+
+
+def _room_left(tools_tokens: int | None, outcome: ContextOutcome) -> str:
+    """After a large share's figure, what the whole tools array (``tools_tokens``, :attr:`MultiRecommendation.tools_tokens`)
+    leaves of the context for everything else a request carries: ``", and the whole tools array 7,946,
+    leaving 54 tokens for the system prompt, the conversation and the reply"``; ``""`` when not weighed."""
+    if tools_tokens is None or not outcome.context_length:
+        return ""
+    left = max(outcome.context_length - tools_tokens, 0)
+    return (f", and the whole tools array {tools_tokens:,}, leaving {counted(left, 'token')} for the system prompt, "
+            "the conversation and the reply")
 
 
 def called_unnamed_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
