@@ -71,8 +71,10 @@ def test_a_best_reachable_listing_taking_most_of_a_length_says_so(samples):
     at = _tuning("many", "4k, 200k", goal="full")
     assert any(e.value.startswith("Not reachable at every listed context length") for e in at.error)
     shares = [w.value for w in at.warning if w.value.startswith("Large share")]
-    assert shares == [common.md_escape("Large share at 4K: the listing takes 2,833 tokens, 70.8% of the context; a "
-                                       "lower goal for that length leaves more room for the conversation.")], shares
+    assert shares == [common.md_escape("Large share at 4K: the listing takes 2,833 tokens, 70.8% of the context, and "
+                                       "the whole tools array 3,707, leaving 293 tokens for the system prompt, the "
+                                       "conversation and the reply; a lower goal for that length leaves more room for "
+                                       "the conversation.")], shares
 
 
 def test_nothing_listable_at_the_shortest_length_is_said_so(samples):

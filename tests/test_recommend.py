@@ -205,7 +205,7 @@ def test_cli_recommend_json(tmp_path) -> None:
     assert out["contexts"] == [{"context_length": c, "budget": 257, "tier": 1, "listing_form": "full",
                                 "listing_tokens": 257, "servers_named": 2, "servers_total": 2, "tools_named": 61,
                                 "outcome": "full · 2 of 2 servers named (61 tools)", "headroom_tokens": 0,
-                                "goal": "full", "budget_needed": 257, "goal_budget": 257}
+                                "goal": "full", "budget_needed": 257, "goal_budget": 257, "tools_tokens": 1021}
                                for c in FOUR]
     assert out["goal_words"] == "every tool with its short description (form full)"
 
@@ -238,7 +238,7 @@ def test_cli_recommend_unreachable_exit_1(tmp_path) -> None:
     # the goal. (The best reachable figures at 200 tokens are the budget arithmetic's, tested above.)
     left_out = run_cli("recommend", str(_catalog(tmp_path)), "--tool-names", "as-is",
                        "--context-lengths", "200,32k", "--goal", "full", "--json")
-    assert left_out.returncode == 0
+    assert left_out.returncode == 1  # not reached at 200 tokens, as check fails there
     data = json.loads(left_out.stdout)
     assert [u["context_length"] for u in data["unfit_lengths"]] == [200] and data["reached"] is True
     assert [c["context_length"] for c in data["contexts"]] == [32_000]
