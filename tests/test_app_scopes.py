@@ -325,3 +325,13 @@ def test_a_link_scope_naming_servers_the_catalog_lacks_says_so_with_the_servers(
         "scope 'support'\\: server 'slak' is not in the catalog; did you mean 'slack'? scope 'support'\\: server "
         f"'nosuch' is not in the catalog\\. The catalog's servers\\: {servers}\\."]
     assert not [w.value for w in _app(scope="support=slack").sidebar.warning]
+
+
+def test_a_scope_that_reaches_no_tool_says_the_scope_is_empty_not_the_file():
+    """A scope of servers the catalog lacks leaves no tool: the page said "FILE: no tools … give the
+    catalog the harness serves", blaming a file that has 183 tools; it names the scope instead."""
+    at = _app(scope="support=nosuch")
+    said = [w.value for w in at.warning if "no tool" in w.value]
+    assert len(said) == 1 and said[0].startswith("scope 'support' reaches no tool of sample\\_catalogs"), said
+    assert said[0].endswith("give the scope servers the catalog has\\."), said
+    assert not [w.value for w in at.warning if "no tools, so" in w.value]

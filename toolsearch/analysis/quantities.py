@@ -20,6 +20,7 @@ from ..engine.plan import Plan, Planner
 from ..engine.registration import Registration
 from ..engine.tokens import get_tokenizer
 from ..engine.wording import counted
+from ..engine.invisible import quoted_short
 from ..engine.search import gate_term_text  # noqa: F401  (re-exported: the gate term as shown)
 
 
@@ -446,3 +447,15 @@ def empty_catalog_words(catalog: Any, so: str = EMPTY_CATALOG_FIGURES) -> str | 
         return None
     files = ", ".join(catalog.sources) or "the catalog"
     return f"{files}: no tools, so {so}; give the catalog the harness serves"
+
+
+def inspector_empty_words(inspector: Any, so: str = EMPTY_CATALOG_FIGURES) -> str | None:
+    """:func:`empty_catalog_words` for an inspector's catalog; when a session scope leaves none of a
+    catalog that has tools, that is what it says instead: ``scope 'support' reaches no tool of FILES, so
+    SO; give the scope servers the catalog has`` (the file is not what is empty). ``None`` when the
+    (scoped) catalog has a tool."""
+    scope = getattr(inspector, "scope", None)
+    if scope is not None and not inspector.catalog.tool_count and inspector.scoped(None).catalog.tool_count:
+        files = ", ".join(inspector.catalog.sources) or "the catalog"
+        return f"scope {quoted_short(scope.name)} reaches no tool of {files}, so {so}; give the scope servers the catalog has"
+    return empty_catalog_words(inspector.catalog, so)

@@ -777,10 +777,15 @@ def _most_headroom_reaching(ladder: Ladder, meets: Any, largest: int, headroom_p
     high = math.ceil(headroom_pct) - 1
     if high < 0 or not fits(0):
         return None
-    low = 0  # fits(low) holds; find the largest that does, up to high
+    return _largest_holding(0, high, fits)
+
+
+def _largest_holding(low: int, high: int, holds: Any) -> int:
+    """The largest whole number in ``low..high`` for which ``holds`` is true, when it is true at ``low``
+    and, once false, stays false for every larger number. Binary search."""
     while low < high:
         mid = (low + high + 1) // 2
-        if fits(mid):
+        if holds(mid):
             low = mid
         else:
             high = mid - 1
@@ -966,14 +971,7 @@ def _largest_fitting(ladder: Ladder, lengths: Sequence[int | None]) -> tuple[flo
     def fits(k: int) -> bool:
         return all(ladder.request_fits(c, listing_budget(c, k / 10, top)[0]) for c in lengths)
 
-    low, high = 0, _PCT_STEPS
-    while low < high:
-        mid = (low + high + 1) // 2
-        if fits(mid):
-            low = mid
-        else:
-            high = mid - 1
-    return low / 10, top
+    return _largest_holding(0, _PCT_STEPS, fits) / 10, top
 
 
 def _length_limit(ladder: Ladder | None, context_length: int) -> int:

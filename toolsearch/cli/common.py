@@ -263,9 +263,9 @@ def refuse_empty_catalog(command: str, inspector: Inspector, because: str) -> No
     Raises:
         ToolsearchError: naming the files of the empty catalog (exit status 2).
     """
-    from ..analysis.quantities import empty_catalog_words  # noqa: PLC0415
+    from ..analysis.quantities import inspector_empty_words  # noqa: PLC0415
 
-    words = empty_catalog_words(inspector.catalog, because)
+    words = inspector_empty_words(inspector, because)
     if words:
         raise ToolsearchError(f"{command}: {words}")
 
@@ -275,9 +275,9 @@ def warn_empty_catalog(inspector: Inspector) -> None:
     :func:`refuse_empty_catalog` (``toolsearch: warning: FILES: no tools, so every figure is for an
     empty catalog …``): a command that prints figures for it (``plan``) would otherwise show tier 0
     as if all were well."""
-    from ..analysis.quantities import empty_catalog_words  # noqa: PLC0415
+    from ..analysis.quantities import inspector_empty_words  # noqa: PLC0415
 
-    words = empty_catalog_words(inspector.catalog)
+    words = inspector_empty_words(inspector)
     if words:
         print(one_line(f"toolsearch: warning: {words}"), file=sys.stderr)
 

@@ -982,9 +982,9 @@ def require_catalog(v: View) -> bool:
                 "(catalog YAML/JSON, a recorded tools/list result, or a function array).")
         return False
     catalog_problems(v)
-    from toolsearch.analysis.quantities import empty_catalog_words  # noqa: PLC0415
+    from toolsearch.analysis.quantities import inspector_empty_words  # noqa: PLC0415
 
-    empty = empty_catalog_words(v.inspector.catalog)
+    empty = inspector_empty_words(v.inspector)
     if empty:  # the words plan warns with and check, lint and recommend refuse with
         st.warning(md_escape(visible(empty + ".")), icon=":material/warning:")
     return True
