@@ -98,7 +98,7 @@ def test_plan_at_budget_gives_that_budget(planner, budget):
 
 @pytest.mark.parametrize("budget", [-1, C.LISTING_MAX_TOKENS_MAX + 1])
 def test_plan_at_budget_rejects_out_of_range(planner, budget):
-    with pytest.raises(ValueError, match="budget must be 0..60000"):
+    with pytest.raises(ValueError, match=rf"budget must be 0\.\.60,000 tokens, got {budget:,}$"):
         plan_at_budget(planner, parse_config({}), budget)
 
 

@@ -133,7 +133,7 @@ def plan_at_budget(planner: Planner, config: ToolSearchConfig, budget: int,
         TokenizerError: an unknown tokenizer name.
     """
     if not 0 <= budget <= C.LISTING_MAX_TOKENS_MAX:
-        raise ValueError(f"budget must be 0..{C.LISTING_MAX_TOKENS_MAX} tokens, got {budget}")
+        raise ValueError(f"budget must be 0..{C.LISTING_MAX_TOKENS_MAX:,} tokens, got {budget:,}")
     if budget == 0:
         point, context = config.with_overrides(threshold_pct=0.0), 1
     else:
