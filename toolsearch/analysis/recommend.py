@@ -1551,6 +1551,12 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
                 limit += (f", and more than the largest listing_max_tokens ({C.LISTING_MAX_TOKENS_MAX:,} tokens) at "
                           f"{_and(length_label(n) for n in capped)}")
             why = f"{name}: {excepted}naming it needs a budget of {need:,} tokens{extra}, more than {limit}"
+            # the longer lengths that could name it and do not: the goal lets it collapse there (the
+            # cheapest setting), which the words above, about the short lengths, left unsaid
+            spare = [n for n in unnamed_at if n is not None and n > 0 and n not in too_short and n not in capped
+                     ] if limit_kind in ("context", "request") and not excepted else []
+            if spare:
+                why += f"; the goal allows a summary line at {_and(length_label(n) for n in spare)}"
             why += f"; named at {named_words}" if named_at else ""
             if named_at and lower is not None:  # what keeps its lengths' goal and names it where it fits
                 lowered_here.add(name)  # said on the first such line only (below)
