@@ -73,8 +73,8 @@ def test_a_best_reachable_listing_taking_most_of_a_length_says_so(samples):
     shares = [w.value for w in at.warning if w.value.startswith("Large share")]
     assert shares == [common.md_escape("Large share at 4K: the listing takes 2,833 tokens, 70.8% of the context, and "
                                        "the whole tools array 3,707, leaving 293 tokens for the system prompt, the "
-                                       "conversation and the reply; a lower goal for that length leaves more room for "
-                                       "the conversation.")], shares
+                                       "conversation and the reply; a lower goal for that length, or a reserve for "
+                                       "the conversation (the Reserve (%) field), leaves it more room.")], shares
 
 
 def test_nothing_listable_at_the_shortest_length_is_said_so(samples):

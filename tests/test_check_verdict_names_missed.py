@@ -67,7 +67,7 @@ def test_suggested_settings_with_a_large_share_say_so_as_recommend_does() -> Non
     share = [line for line in recommended.stdout.splitlines() if line.startswith("large share ")]
     assert share == [("large share at 32K: the listing takes 9,637 tokens, 30.1% of the context, and the whole tools "
                       "array 10,853, leaving 21,147 tokens for the system prompt, the conversation and the reply; a lower "
-                      "goal for that length leaves more room for the conversation")]
+                      "goal for that length, or a reserve for the conversation (--reserve PCT), leaves it more room")]
     text = run_cli("check", TEAM, UNREAL, *gate)
     assert text.returncode == 1
     lines = text.stdout.splitlines()

@@ -721,7 +721,7 @@ def test_a_listing_that_takes_a_large_share_of_a_short_context_is_said_everywher
     assert tools > tokens
     line = (f"large share at 8K: the listing takes {tokens:,} tokens, {share:.1f}% of the context, and the whole tools "
             f"array {tools:,}, leaving {8000 - tools:,} tokens for the system prompt, the conversation and the reply; "
-            "a lower goal for that length leaves more room for the conversation")
+            "a lower goal for that length, or a reserve for the conversation (--reserve PCT), leaves it more room")
     text = run_cli(*args)
     assert line in text.stdout.splitlines() and "large share at 1M" not in text.stdout
     assert f"# {line}" in run_cli(*args, "--yaml").stdout.splitlines()

@@ -64,6 +64,7 @@ def test_an_unfit_length_is_said_first_and_left_out(tmp_path):
     data = json.loads(run_cli("recommend", catalog, "--context-lengths", "2k,200k", "--goal", "names",
                               "--json").stdout)
     assert data["unfit_lengths"] == [{"context_length": 2000, "tools_tokens": 2305, "tokenizer": "chars4",
+                                      "reserve_tokens": 0,
                                       "reason": UNFIT[len("at 2K "):-len("; this length is left out of the answer")]}]
     assert [c["context_length"] for c in data["contexts"]] == [200000]
     assert data["reached"] is True and data["request_costs"] == [

@@ -110,7 +110,9 @@ class Miss:
     Attributes:
         kind: ``fit`` (no request fits the length: whatever the settings, the tools array with nothing
             listed is larger, :class:`toolsearch.analysis.recommend.UnfitLength`; or with these settings,
-            the listing makes it larger, :meth:`toolsearch.analysis.sweep.Ladder.request_limit`), ``keep`` (servers that must stay named are collapsed), ``goal`` (the listing's form is
+            the listing makes it larger, :meth:`toolsearch.analysis.sweep.Ladder.request_limit`), ``reserve``
+            (with these settings the tools array fits but leaves less of the length than ``--reserve``
+            asks), ``keep`` (servers that must stay named are collapsed), ``goal`` (the listing's form is
             below the goal's), ``size`` (the listing is over ``--max-listing-tokens``) or
             ``headroom`` (less room above the listing than ``--headroom`` asks) or ``worse`` (the
             change made disclosure worse than the baseline, :func:`worse_than_baseline`).
@@ -119,7 +121,8 @@ class Miss:
             ``--except`` covers, in collapse order; ``worse``: the servers listed worse.
         detail: ``goal``: what the goal needs in words; ``headroom``: the clause on a smaller listing;
             ``worse``: the whole sentence (two lengths with the same one are one condition).
-        figure: ``size``: the limit; ``headroom``: the budget it needs (tokens); ``fit``: the context length.
+        figure: ``size``: the limit; ``headroom``: the budget it needs (tokens); ``fit``, ``reserve``: the
+            context length.
         words: ``goal``: ``"except"`` when ``--except`` was given; ``headroom``: the percentage.
     """
 
@@ -258,6 +261,8 @@ class CheckResult:
         keep_forces: with ``keep_servers``, the servers keeping them named keeps named too and what
             it costs, in words, as ``recommend`` says it
             (:attr:`toolsearch.analysis.recommend.MultiRecommendation.keep_forces`); ``""`` otherwise.
+        reserve_pct: the share (%) of every context length the tools array had to leave free (as
+            ``recommend --reserve``); 0: none.
     """
 
     goal: str
@@ -274,6 +279,7 @@ class CheckResult:
     baseline_config: ToolSearchConfig | None = None
     fail_on_worse: bool = False
     keep_forces: str = ""
+    reserve_pct: float = 0.0
 
     @property
     def goal_words(self) -> str:
@@ -291,7 +297,7 @@ class CheckResult:
         """The ``check --format json`` object (``missed``: :func:`missed_conditions`)."""
         return {"passed": self.passed, "goal": self.goal, "goal_words": self.goal_words,
                 "except": list(self.except_servers), "keep": list(self.keep_servers), "headroom_pct": self.headroom_pct,
-                "max_listing_tokens": self.max_listing_tokens, "fail_on_worse": self.fail_on_worse,
+                "reserve_pct": self.reserve_pct, "max_listing_tokens": self.max_listing_tokens, "fail_on_worse": self.fail_on_worse,
                 "keep_forces": self.keep_forces,
                 "threshold_pct": self.threshold_pct,
                 "listing_max_tokens": self.listing_max_tokens, "planning_tokenizer": self.planning_tokenizer,
@@ -399,7 +405,8 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
                   keep_servers: Sequence[str] = (), headroom_pct: float = 0.0,
                   length_goals: Mapping[int | None, str] | None = None,
                   baseline_config: ToolSearchConfig | None = None,
-                  called: Sequence[Any] | None = None, fail_on_worse: bool = False) -> CheckResult:
+                  called: Sequence[Any] | None = None, fail_on_worse: bool = False,
+                  reserve_pct: float = 0.0) -> CheckResult:
     """Check ``goal`` at every context length with ``config``'s threshold_pct and listing_max_tokens.
 
     Args:
@@ -431,11 +438,14 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         fail_on_worse: a length where the change makes disclosure worse than the baseline
             (:func:`worse_than_baseline`) fails too, with a ``worse`` :class:`Miss`. The
             suggestion answers the other misses only: it is ``None`` when only this one fails.
+        reserve_pct: 0 to 90 (%): the share of every context length the tools array must leave free
+            (:attr:`toolsearch.analysis.sweep.Ladder.reserve_pct`, ``recommend --reserve``); a length whose
+            request leaves less fails with a ``fit`` :class:`Miss`, and the suggestion keeps it too.
 
     Raises:
         ValueError: an unknown goal, no context length, a headroom outside 0 to 1000 %, a
-            per-length goal for a length not in ``context_lengths``, or ``fail_on_worse``
-            without a baseline.
+            per-length goal for a length not in ``context_lengths``, ``fail_on_worse``
+            without a baseline, or a reserve outside 0 to 90 %.
         TokenizerError: an unknown tokenizer name.
     """
     if goal not in GOAL_FORMS:
@@ -448,7 +458,7 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         raise ValueError("fail_on_worse needs a baseline: worse than what?")
     lengths = list(context_lengths)
     per_length = length_goals_for(goal, length_goals, lengths)
-    ladder = listing_ladder(inspector.planner, config, tokenizer)
+    ladder = listing_ladder(inspector.planner, config, tokenizer, reserve_pct)
     now = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
     if called is not None:
         now = tuple(with_listing_evidence(o, ladder, called) for o in now)
@@ -464,13 +474,18 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         found = []
         # no request fits this length whatever the settings: said as recommend says it, which leaves it out
         unfit = unfit_lengths(ladder, [o.context_length])
-        found += [Miss("fit", u.reason, figure=u.context_length) for u in unfit]
+        found += [Miss("fit" if tools_array_too_large(u.tools_tokens, u.context_length) else "reserve", u.reason,
+                       figure=u.context_length) for u in unfit]
         request = ladder.request_tokens(o.budget)
-        if not unfit and request is not None and tools_array_too_large(request, o.context_length):
-            # the listing these settings choose makes the request longer than the context: recommend never
-            # answers with such a budget (Ladder.request_limit), so check fails it too
-            found.append(Miss("fit", request_overflow_words(request, ladder.bare_tokenizer or ladder.planning_tokenizer,
-                                                            o.context_length), figure=o.context_length or 0))
+        if (not unfit and request is not None and o.context_length is not None and o.context_length > 0
+                and (tools_array_too_large(request, o.context_length) or request > ladder.request_space(o.context_length))):
+            # the listing these settings choose makes the request longer than the context (less its reserve):
+            # recommend never answers with such a budget (Ladder.request_limit), so check fails it too
+            found.append(Miss("fit" if tools_array_too_large(request, o.context_length) else "reserve",
+                              request_overflow_words(request, ladder.bare_tokenizer or ladder.planning_tokenizer,
+                                                            o.context_length, ladder.reserve_pct,
+                                                            ladder.reserve_tokens(o.context_length)),
+                              figure=o.context_length or 0))
         # read off the ladder, so a failure names the servers the listing collapsed
         req = requirement_misses(ladder, o, here, except_servers, keep_servers)
         if req is not None and req.lost:
@@ -515,7 +530,7 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
                        lengths=checks, suggestion=suggestion, except_servers=except_servers,
                        keep_servers=keep_servers, headroom_pct=headroom_pct, length_goals=per_length,
                        baseline_config=old if baseline is not None else None, fail_on_worse=fail_on_worse,
-                       keep_forces=rec.keep_forces if rec is not None else "")
+                       keep_forces=rec.keep_forces if rec is not None else "", reserve_pct=ladder.reserve_pct)
 
 
 def _joined(items: Sequence[str]) -> str:
@@ -682,6 +697,8 @@ def checked_words(result: CheckResult) -> str:
         words += f"; listing at most {result.max_listing_tokens:,} tokens"
     if result.headroom_pct:
         words += f"; {result.headroom_pct:g}% headroom"
+    if result.reserve_pct:
+        words += f"; {result.reserve_pct:g}% of the context reserved"
     if result.fail_on_worse:
         words += "; no worse than the baseline"
     return words

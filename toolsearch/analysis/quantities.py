@@ -281,10 +281,18 @@ def tools_array_words(tools_tokens: int, tokenizer: str, context_length: int | N
             f"the context length ({length_label(context_length)})")
 
 
-def request_overflow_words(tools_tokens: int, tokenizer: str, context_length: int | None) -> str:
+def request_overflow_words(tools_tokens: int, tokenizer: str, context_length: int | None,
+                           reserve_pct: float = 0.0, reserve_tokens: int = 0) -> str:
     """A tools array that the listing makes larger than the context length, in words, as ``check`` fails
     a length with it: ``"the tools array with this listing (32,708 tokens, chars4) is larger than the
-    context length (32K): no request with these settings fits the model"`` (tokens in ``tokenizer``)."""
+    context length (32K): no request with these settings fits the model"`` (tokens in ``tokenizer``).
+    With a reserve (``reserve_pct`` % of the length, ``reserve_tokens`` tokens) that the array leaves
+    less than: ``"the tools array with this listing (20,120 tokens, chars4) leaves less than the 50%
+    reserve (16,000 tokens) of the context length (32K): no request with these settings keeps it"``."""
+    if reserve_tokens and tools_tokens <= (context_length or 0):
+        return (f"the tools array with this listing ({tools_tokens:,} tokens, {tokenizer}) leaves less than the "
+                f"{reserve_pct:g}% reserve ({reserve_tokens:,} tokens) of the context length "
+                f"({length_label(context_length)}): no request with these settings keeps it")
     return (f"the tools array with this listing ({tools_tokens:,} tokens, {tokenizer}) is larger than the context "
             f"length ({length_label(context_length)}): no request with these settings fits the model")
 

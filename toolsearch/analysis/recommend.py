@@ -220,19 +220,32 @@ class UnfitLength:
         context_length: tokens.
         tools_tokens: the tools array with nothing listed, in ``tokenizer`` (tokens).
         tokenizer: the tokenizer that counted it.
+        reserve_pct / reserve_tokens: the share of the length kept free of the tools array
+            (:attr:`toolsearch.analysis.sweep.Ladder.reserve_pct`) and those tokens; 0 when nothing is
+            reserved (the tools array alone is then larger than the length).
     """
 
     context_length: int
     tools_tokens: int
     tokenizer: str
+    reserve_pct: float = 0.0
+    reserve_tokens: int = 0
 
     @property
     def reason(self) -> str:
         """Why, in words: ``"no setting fits: the tools array alone (699 tokens, chars4) is larger than
         the context length (500 tokens) with nothing listed, so no request fits the model whatever
-        threshold_pct and listing_max_tokens"``; ``check`` says it after ``at 500 tokens:``."""
-        return (f"no setting fits: {tools_array_words(self.tools_tokens, self.tokenizer, self.context_length)} "
-                "with nothing listed, so no request fits the model whatever threshold_pct and listing_max_tokens")
+        threshold_pct and listing_max_tokens"``; ``check`` says it after ``at 500 tokens:``. With a
+        reserve: ``"no setting fits: the tools array alone (699 tokens, chars4) leaves less than the 50%
+        reserve (250 tokens) of the context length (500 tokens) with nothing listed, so …"``."""
+        if self.reserve_tokens:
+            array = (f"the tools array alone ({self.tools_tokens:,} tokens, {self.tokenizer}) leaves less than the "
+                     f"{reserve_words(self.reserve_pct, self.reserve_tokens)} of the context length "
+                     f"({length_label(self.context_length)})")
+        else:
+            array = tools_array_words(self.tools_tokens, self.tokenizer, self.context_length)
+        return (f"no setting fits: {array} with nothing listed, so no request fits the model whatever "
+                "threshold_pct and listing_max_tokens")
 
     @property
     def words(self) -> str:
@@ -241,18 +254,26 @@ class UnfitLength:
         return f"{at_length(self.context_length)} {self.reason}; this length is left out of the answer"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: ``context_length``, ``tools_tokens``, ``tokenizer`` and ``reason``."""
+        """JSON-ready dict: ``context_length``, ``tools_tokens``, ``tokenizer``, ``reserve_tokens`` and ``reason``."""
         return {"context_length": self.context_length, "tools_tokens": self.tools_tokens,
-                "tokenizer": self.tokenizer, "reason": self.reason}
+                "tokenizer": self.tokenizer, "reserve_tokens": self.reserve_tokens, "reason": self.reason}
+
+
+def reserve_words(reserve_pct: float, reserve_tokens: int) -> str:
+    """A context length's reserve in words: ``"50% reserve (16,000 tokens)"`` (``reserve_pct`` of the
+    length, :meth:`toolsearch.analysis.sweep.Ladder.reserve_tokens`)."""
+    return f"{reserve_pct:g}% reserve ({counted(reserve_tokens, 'token')})"
 
 
 def unfit_lengths(ladder: Ladder, context_lengths: Sequence[int | None]) -> tuple[UnfitLength, ...]:
     """The lengths of ``context_lengths`` (tokens; ``None`` = unknown, never unfit) that no request fits
     whatever the settings (:class:`UnfitLength`), each once, in the order given; ``()`` when every
     length fits a request with nothing listed."""
-    found = dict.fromkeys(c for c in context_lengths if c is not None
-                          and tools_array_too_large(ladder.bare_tools_tokens, c))
-    return tuple(UnfitLength(c, ladder.bare_tools_tokens, ladder.bare_tokenizer or ladder.planning_tokenizer)
+    found = dict.fromkeys(c for c in context_lengths if c is not None and c > 0
+                          and (tools_array_too_large(ladder.bare_tools_tokens, c)
+                               or ladder.bare_tools_tokens > ladder.request_space(c)))
+    return tuple(UnfitLength(c, ladder.bare_tools_tokens, ladder.bare_tokenizer or ladder.planning_tokenizer,
+                             ladder.reserve_pct, ladder.reserve_tokens(c))
                  for c in found)
 
 
@@ -452,6 +473,8 @@ class MultiRecommendation:
         tools_tokens: per length of :attr:`contexts`, the model-visible tools array with the answer's
             listing (tokens, planning tokenizer: :meth:`toolsearch.analysis.sweep.Ladder.request_tokens`),
             the part of every request the settings decide; ``None`` where it is not weighed.
+        reserve_pct: the share (%) of every context length the answer keeps free of the tools array
+            (:attr:`toolsearch.analysis.sweep.Ladder.reserve_pct`, ``recommend --reserve``); 0: none.
     """
 
     goal: str
@@ -492,6 +515,7 @@ class MultiRecommendation:
     core_only: tuple[tuple[int | None, tuple[str, ...]], ...] = ()
     unfit: tuple[UnfitLength, ...] = ()
     tools_tokens: tuple[int | None, ...] = ()
+    reserve_pct: float = 0.0
 
     @property
     def all_unfit(self) -> bool:
@@ -682,7 +706,7 @@ class MultiRecommendation:
         ``goal_budget``: :attr:`length_budgets` and :attr:`length_goal_budgets`),
         ``goal_words``, then ``reached``,
         ``reached_goal``, ``budget_needed``, ``goal_budget``, ``reason``, ``planning_tokenizer``, ``except``,
-        ``keep``, ``headroom_pct``, ``headroom_kept_pct`` (:attr:`headroom_kept_pct`; ``null`` when the
+        ``keep``, ``headroom_pct``, ``reserve_pct`` (:attr:`reserve_pct`), ``headroom_kept_pct`` (:attr:`headroom_kept_pct`; ``null`` when the
         headroom asked is kept), ``headroom_least_at`` (:attr:`headroom_least_at`: the lengths where that
         least headroom is kept; ``[]`` then), ``growth_tokens``, ``growth_tools``, ``unnamed``, ``large_share``
         (the lengths where the listing takes more than :data:`LARGE_SHARE_PCT` % of the context, each
@@ -705,7 +729,8 @@ class MultiRecommendation:
                 "reached": self.reached, "reached_goal": self.reached_goal, "budget_needed": self.budget_needed,
                 "goal_budget": self.goal_budget, "reason": self.reason, "planning_tokenizer": self.planning_tokenizer,
                 "except": list(self.except_servers), "keep": list(self.keep_servers),
-                "headroom_pct": self.headroom_pct, "headroom_kept_pct": self.headroom_kept_pct,
+                "headroom_pct": self.headroom_pct, "reserve_pct": self.reserve_pct,
+                "headroom_kept_pct": self.headroom_kept_pct,
                 "headroom_least_at": list(self.headroom_least_at),
                 "growth_tokens": self.growth_tokens, "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed],
                 "large_share": [{"context_length": c.context_length, "listing_tokens": c.listing_tokens,
@@ -998,16 +1023,20 @@ def _largest_budget(context_lengths: Sequence[int | None], ladder: Ladder | None
         shortest = min(known)
         usable = _length_limit(ladder, shortest)
         if usable < limit:
-            limit, kind, words = usable, ("context" if usable == shortest else "request"), _limit_words(shortest, usable)
+            limit, kind = usable, ("context" if usable == shortest else "request")
+            words = _limit_words(shortest, usable, ladder.reserve_pct if ladder is not None else 0.0)
     return limit, kind, words
 
 
-def _limit_words(context_length: int, usable: int) -> str:
+def _limit_words(context_length: int, usable: int, reserve_pct: float = 0.0) -> str:
     """The largest budget ``context_length`` can use (``usable`` tokens, :func:`_length_limit`), in
     words: ``"the whole 32K context (32,000 tokens)"``, or where the request limits it, ``"the largest
-    budget whose request fits the 32K context (31,130 tokens)"``."""
+    budget whose request fits the 32K context (31,130 tokens)"``; with a reserve (``reserve_pct`` %),
+    ``"the largest budget whose request fits the 32K context with its 50% reserve (14,907 tokens)"``."""
     short = context_words(context_length)  # "32K" reads as an adjective; "12,345" does not
     the_context = f"the {short} context" if short[-1] in "KM" else f"a context of {length_label(context_length)}"
+    if reserve_pct:
+        the_context += f" with its {reserve_pct:g}% reserve"
     if usable < context_length:
         return f"the largest budget whose request fits {the_context} ({counted(usable, 'token')})"
     return (f"the whole {short} context ({counted(usable, 'token')})" if short[-1] in "KM"
@@ -1327,7 +1356,8 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
                                    ALL_UNFIT_REASON, ladder.planning_tokenizer, except_servers, keep_servers,
                                    float(headroom_pct), length_goals=per_length,
                                    length_budgets=tuple(None for _ in lengths),
-                                   length_goal_budgets=tuple(None for _ in lengths), unfit=unfit)
+                                   length_goal_budgets=tuple(None for _ in lengths), unfit=unfit,
+                                   reserve_pct=ladder.reserve_pct)
         return kept
 
     def result(reached: bool, reached_goal: str | None, pct: float, cap: int, budget: int | None,
@@ -1538,8 +1568,10 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
             too_short = sorted({c.context_length for c in contexts if c.context_length in unnamed_at
                                 and c.context_length is not None and 0 < usable[c.context_length] < need})
             # where the request limits a length below its whole context (Ladder.request_limit), said apart
+            fits = "the largest budget whose request fits the context" + (
+                f" with its {ladder.reserve_pct:g}% reserve" if ladder.reserve_pct else "")
             parts = [f"{words} at {_and(length_label(n) for n in group)} ({_and(f'{usable[n]:,}' for n in group)} tokens)"
-                     for words, group in (("the largest budget whose request fits the context",
+                     for words, group in ((fits,
                                            [n for n in too_short if usable[n] < n]),
                                           ("the whole context", [n for n in too_short if usable[n] == n])) if group]
             limit = (limit_words if len(too_short) < 2 or limit_kind not in ("context", "request")
@@ -1590,6 +1622,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder, config: ToolSearchConfig) 
     tools = min((int(growth // (c.listing_tokens / c.tools_named)) for c in tight), default=0)
     return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools,
                    tools_tokens=tuple(ladder.request_tokens(c.budget) for c in contexts),
+                   reserve_pct=ladder.reserve_pct,
                    keep_forces=_keep_forces_words(rec, ladder, config, states_at),
                    lower_goal=lower.suggested if lower else "",
                    lower_goal_words=(_lower_goal_words(lower) if lower
@@ -2280,6 +2313,8 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
         lines += lower_goal_lines(rec)
     action = headroom_action_words(rec, surface)
     lines.append(f"headroom: {rec.headroom_words} · {rec.growth_words}" + (f" · {action}" if action else ""))
+    if rec.reserve_pct:
+        lines.append(f"reserve: {reserve_line_words(rec)}")
     lines += request_costs
     if ladder is not None and not rec.inactive:
         raised = raised_changes(ladder, config, rec)
@@ -2644,17 +2679,40 @@ def large_shares(rec: MultiRecommendation) -> list[tuple[ContextOutcome, float]]
     return found
 
 
-def large_share_lines(rec: MultiRecommendation) -> list[str]:
+def large_share_lines(rec: MultiRecommendation, surface: str = "cli") -> list[str]:
     """One line per listed length where the recommended listing takes more than
     :data:`LARGE_SHARE_PCT` % of the context (:func:`large_shares`), e.g. ``"large share at 8K: the
     listing takes 3,655 tokens, 45.7% of the context, and the whole tools array 4,912, leaving 3,088
-    tokens for the system prompt, the conversation and the reply; a lower goal for that length leaves
-    more room for the conversation"``; ``[]`` when there is none."""
+    tokens for the system prompt, the conversation and the reply; a lower goal for that length, or a reserve
+    for the conversation (--reserve PCT), leaves it more room"``; ``[]`` when there is none. ``surface``:
+    ``cli`` names the option, ``app`` the Tuning page's field; with a reserve, only the lower goal is named."""
     tools = dict(zip((c.context_length for c in rec.contexts), rec.tools_tokens))
+    how = "the Reserve (%) field" if surface == "app" else "--reserve PCT"
+    more = ("a lower goal for that length leaves more room for the conversation" if rec.reserve_pct
+            else f"a lower goal for that length, or a reserve for the conversation ({how}), leaves it more room")
     return [f"large share {at_length(c.context_length)}: the listing takes {c.listing_tokens:,} tokens, "
             f"{context_share(c.listing_tokens, c.context_length)} of the context{_room_left(tools.get(c.context_length), c)}; "
-            "a lower goal for that length leaves more room for the conversation"
+            f"{more}"
             for c, _share in large_shares(rec)]
+
+
+def reserve_line_words(rec: MultiRecommendation) -> str:
+    """What the answer's reserve (``rec.reserve_pct``, ``recommend --reserve``) keeps, after ``reserve:``
+    (``recommend``'s text and ``--yaml`` block; the Tuning page's caption): ``"50% of every context
+    length kept free of the tools array, for the system prompt, the conversation and the reply · the
+    tools array leaves 14,747 tokens at 32K, the least"`` (the length whose request leaves the fewest
+    tokens, from :attr:`MultiRecommendation.tools_tokens`); ``""`` without a reserve."""
+    if not rec.reserve_pct:
+        return ""
+    words = (f"{rec.reserve_pct:g}% of every context length kept free of the tools array, for the system prompt, "
+             "the conversation and the reply")
+    left = [(c.context_length - t, c.context_length) for c, t in zip(rec.contexts, rec.tools_tokens)
+            if t is not None and c.context_length and c.context_length > 0]
+    if left:
+        tokens, length = min(left)
+        words += (f" · the tools array leaves {counted(max(tokens, 0), 'token')} {at_length(length)}"
+                  + (", the least" if len(left) > 1 else ""))
+    return words
 
 
 def _room_left(tools_tokens: int | None, outcome: ContextOutcome) -> str:
@@ -2777,8 +2835,8 @@ def snapshot_command(catalogs: Sequence[str], client_configs: Sequence[str]) -> 
 def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *, tool_names: str = "prefixed",
                   profile: str | None = None, catalogs: Sequence[str] = (), client_configs: Sequence[str] = ()) -> str:
     """The ``toolsearch check`` command that gates a catalog on what ``rec`` promised: its context
-    lengths, goal (per-length goals included), servers that may collapse or must stay named and
-    planning tokenizer, with the settings read from ``config_file`` (``--strict``: a
+    lengths, goal (per-length goals included), servers that may collapse or must stay named,
+    planning tokenizer and reserve (``--reserve``), with the settings read from ``config_file`` (``--strict``: a
     warning in it, such as a misspelt key, fails the gate), and the tool naming and wording
     profile file the listing was measured with when they are not the defaults (they change its
     size). ``catalogs`` are the catalog files as the user gave them (``toolsearch recommend``'s
@@ -2804,6 +2862,8 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
         words += _option_words("--keep", name)
     if rec.planning_tokenizer != C.DEFAULT_TOKENIZER:
         words += ["--tokenizer", rec.planning_tokenizer]
+    if rec.reserve_pct:  # a hard limit, unlike the headroom: a request that leaves less of a length fails
+        words += ["--reserve", f"{rec.reserve_pct:g}"]
     if tool_names != "prefixed":
         words += ["--tool-names", tool_names]
     if profile:
@@ -2897,6 +2957,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
              f"# goal: {_comment_text(rec.goal_words)}",
              *(f"# {_comment_text(line)}" for line in keep_called_lines(rec)),
              f"# headroom: {rec.headroom_words} · {rec.growth_words}",
+             *([f"# reserve: {reserve_line_words(rec)}"] if rec.reserve_pct else []),
              f"# {verdict_words(rec)}" if rec.reached else f"# not reached: {_comment_text(rec.reason)}",
              # the lengths left out of the answer: no request fits them whatever the settings
              *(f"# {_comment_text(u.words)}" for u in rec.unfit),

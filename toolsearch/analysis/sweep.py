@@ -5,6 +5,7 @@ tuning questions a reviewer asks (which budget, threshold_pct and context length
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -270,6 +271,10 @@ class Ladder:
             chooses (tokens, ``bare_tokenizer``): what a request sends before any message. ``None``
             when the request is not weighed (a ladder built by hand to test the budget arithmetic
             alone); :func:`listing_ladder` always sets it. See :meth:`request_limit`.
+        reserve_pct: the share (%, 0 to 90) of every context length kept free of the tools array, for
+            the system prompt, the conversation and the reply (``recommend --reserve``): a request
+            fits a length when its tools array leaves at least that much (:meth:`request_space`).
+            0 (the default): the tools array may take the whole context.
     """
 
     activated: bool
@@ -281,6 +286,7 @@ class Ladder:
     bare_tools_tokens: int = 0
     bare_tokenizer: str = ""
     request_tokens_at: Callable[[int], int] | None = field(default=None, compare=False, repr=False)
+    reserve_pct: float = 0.0
     _limits: dict[int, int] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def states_of(self, step: DegradationStep | None) -> dict[str, str]:
@@ -337,6 +343,18 @@ class Ladder:
         description (docs/reference.md §3, §5.6). ``None`` when the request is not weighed."""
         return None if self.request_tokens_at is None else self.request_tokens_at(budget)
 
+    def reserve_tokens(self, context_length: int | None) -> int:
+        """The tokens of ``context_length`` kept free of the tools array: :attr:`reserve_pct` of it,
+        rounded up (0 when the length is unknown or nothing is reserved)."""
+        if not context_length or context_length <= 0 or not self.reserve_pct:
+            return 0
+        return math.ceil(Fraction(str(self.reserve_pct)) * context_length / 100)
+
+    def request_space(self, context_length: int) -> int:
+        """The tokens of ``context_length`` a request's tools array may take: the whole length less
+        :meth:`reserve_tokens`."""
+        return context_length - self.reserve_tokens(context_length)
+
     def request_fits(self, context_length: int | None, budget: int) -> bool:
         """Whether the request with the listing ``budget`` tokens choose fits ``context_length``
         (tokens): its tools array is at most that long (the test
@@ -348,7 +366,8 @@ class Ladder:
     def request_limit(self, context_length: int | None) -> int | None:
         """The largest budget (tokens) whose request still fits
         ``context_length``: past it the budget chooses a listing whose tools array (:meth:`request_tokens`)
-        is longer than the context, so no request with it fits the model, whatever the listing lists.
+        is longer than the context (less :meth:`reserve_tokens`), so no request with it fits the model,
+        whatever the listing lists.
         A budget is at most the context length and at most 60,000 tokens (docs/reference.md §4), so the
         limit is the context length itself when every listing a budget can choose there fits beside the
         rest of the tools array. ``None`` when
@@ -362,10 +381,11 @@ class Ladder:
             return self._limits[context_length]
         # the budgets at which a larger listing is chosen, smallest first: the tools array changes only there
         starts = sorted({b for b in _first_budgets(self.steps) if b <= min(context_length, C.LISTING_MAX_TOKENS_MAX)})
+        space = self.request_space(context_length)
         low, high = 0, len(starts)  # the first start whose request does not fit is in starts[low:high], or none
         while low < high:
             mid = (low + high) // 2
-            if self.request_tokens(starts[mid]) > context_length:
+            if self.request_tokens(starts[mid]) > space:
                 high = mid
             else:
                 low = mid + 1
@@ -403,21 +423,26 @@ def names_budget(steps: Sequence[DegradationStep]) -> int | None:
     return min((s.tokens for s in steps if s.form in ("full", "names", "mixed")), default=None)
 
 
-def listing_ladder(planner: Planner, config: ToolSearchConfig, tokenizer: str = C.DEFAULT_TOKENIZER) -> Ladder:
+def listing_ladder(planner: Planner, config: ToolSearchConfig, tokenizer: str = C.DEFAULT_TOKENIZER,
+                   reserve_pct: float = 0.0) -> Ladder:
     """Measure every listing candidate once (one plan at budget 0) for ``config`` and ``tokenizer``.
 
     Only ``enabled``, ``listing`` and ``defer`` of ``config`` matter; threshold_pct and
-    listing_max_tokens do not change the ladder.
+    listing_max_tokens do not change the ladder. ``reserve_pct``: :attr:`Ladder.reserve_pct`.
 
     Raises:
         TokenizerError: an unknown tokenizer name.
+        ValueError: ``reserve_pct`` outside 0..:data:`~toolsearch.engine.constants.RESERVE_PCT_MAX`.
     """
+    if not 0 <= reserve_pct <= C.RESERVE_PCT_MAX:
+        raise ValueError(f"reserve must be 0 to {C.RESERVE_PCT_MAX:g} %, got {reserve_pct!r}")
     plan = plan_at_budget(planner, config, 0, tokenizer)
     servers = tuple(LadderServer(s.name, s.label, s.deferred_count) for s in plan.servers if s.deferred_count > 0)
     ladder = Ladder(activated=plan.activated, listing_enabled=config.listing_enabled,
                     steps=tuple(plan.steps), planning_tokenizer=plan.planning_tokenizer, servers=servers,
                     registered=tuple(s.name for s in plan.servers if s.tool_count > 0),
-                    bare_tools_tokens=plan.tools_tokens, bare_tokenizer=plan.display_tokenizer)
+                    bare_tools_tokens=plan.tools_tokens, bare_tokenizer=plan.display_tokenizer,
+                    reserve_pct=float(reserve_pct))
     measured: dict[int, int] = {}  # chosen listing's size → its tools array: the array depends on the listing alone
 
     def request_tokens_at(budget: int) -> int:

@@ -24,7 +24,7 @@ SEVERITY_NOUNS: dict[str, tuple[str, str]] = {
 #: the title of its annotation (``check --format github``) and the cause a failing row of its table names.
 MISS_WORDS: dict[str, str] = {"fit": "no request fits", "keep": "a server to keep collapsed", "goal": "goal missed",
                               "size": "listing over the limit", "headroom": "headroom missed",
-                              "worse": "worse than the baseline"}
+                              "worse": "worse than the baseline", "reserve": "reserve missed"}
 
 
 def percent(share: float | None) -> str:

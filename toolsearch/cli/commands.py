@@ -41,7 +41,7 @@ from ..analysis.wording import counted, settings_words
 from .. import __version__
 from .examples import add_examples
 from .textfmt import goal_argument
-from .common import (GOAL_HELP, Parser, cites_docs_page, problem_line, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+from .common import (GOAL_HELP, RESERVE_HELP, Parser, reserve_pct, cites_docs_page, problem_line, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
                      placeholder_error, missing_sample_error, stdout_onto_input_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, config_servers_said, with_server_agreement, warn_empty_catalog, flag_warning, empty_query_warning, gate_files,
@@ -259,6 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--headroom", type=headroom_pct, action=Once, default=C.HEADROOM_PCT_DEFAULT, metavar="PCT",
                    help="keep the budget at least PCT %% above the listing at every length (default 0: tight): "
                         "the room the catalog grows into before the listing changes")
+    p.add_argument("--reserve", type=reserve_pct, action=Once, default=C.RESERVE_PCT_DEFAULT, metavar="PCT",
+                   help=RESERVE_HELP)
     p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",
                    help="recorded sessions (Hermes state.db, exports, transcripts): how many of the tools they "
                         "called the setting lists by name at each length")
@@ -1131,7 +1133,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     goal, length_goals = goal_for("recommend", args, inspector)
     if args.keep_called and not args.session_sources:
         keep_for("recommend", args, inspector, None)  # refuses: the servers to keep come from the sessions
-    ladder = listing_ladder(inspector.planner, config, args.tokenizer)
+    ladder = listing_ladder(inspector.planner, config, args.tokenizer, args.reserve)
     evidence = read_session_evidence(args.session_sources, inspector, config, secrets,
                                      args.keep_called) if args.session_sources else None
     keep, kept_called = keep_for("recommend", args, inspector, evidence)
@@ -1149,8 +1151,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
         rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read, note=evidence.note,
                                    recorded_lengths=evidence.lengths)
     if inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
-        rec = add_whole_catalog(rec, listing_ladder(inspector.scoped(None).planner, config, args.tokenizer),
-                                inspector.scope.name)
+        rec = add_whole_catalog(rec, listing_ladder(inspector.scoped(None).planner, config, args.tokenizer,
+                                                    args.reserve), inspector.scope.name)
     # a listed length no request fits is not reached, whatever the answer for the others (check fails it)
     status = decided(0 if rec.reached and not rec.unfit else 1)
     lowered = lowered_changes(ladder, config, rec)  # where it lists less than the current settings

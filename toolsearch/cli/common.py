@@ -27,7 +27,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ConfigError, ToolsearchError
 from ..engine.inspector import Inspector
-from .textfmt import headroom_pct  # noqa: F401 - the --headroom type, re-exported for the commands
+from .textfmt import headroom_pct, reserve_pct  # noqa: F401 - the --headroom and --reserve types, re-exported for the commands
 from .textfmt import RUNNER_ANYWHERE_COMMAND, github_command, one_line, runner_safe, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
 
 if TYPE_CHECKING:
@@ -688,6 +688,10 @@ def server_refusal(args: argparse.Namespace, option: str = "") -> str | None:
 GOAL_HELP = ("full: every tool with its short description; names: every server at names or better; listed: tier 1 "
              "(tool names listed); any: some listing. One goal for every length, or one per length: "
              "32k=names,200k=full,1m=full; a goal first applies to the lengths not named: names,1m=full")
+#: ``--reserve``'s help, the same on ``recommend`` and ``check``.
+RESERVE_HELP = ("keep at least PCT %% of every context length free of the tools array, for the system prompt, the "
+                "conversation and the reply (0 to 90; default 0: the tools array may take the whole context); a "
+                "setting whose request leaves less is not recommended, and check fails it")
 
 
 def refuse_stdout_onto(path: str | Path, option: str) -> None:

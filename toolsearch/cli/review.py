@@ -40,7 +40,7 @@ from ..engine.profile import load_profile
 from .examples import epilog
 from .textfmt import goal_argument
 from .common import (GOAL_HELP, gate_files, load_harness_config, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_for,
-                     headroom_pct, load_sources, server_refusal,
+                     headroom_pct, reserve_pct, RESERVE_HELP, load_sources, server_refusal,
                      keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      reported_problems,
                      note_unused_settings, config_servers_said, with_server_agreement, agreement_in_scope,
@@ -136,6 +136,9 @@ def add_parsers(sub: Any) -> None:
                    help="with --goal: a server that must stay at names or better (as recommend --keep); repeatable")
     p.add_argument("--headroom", type=headroom_pct, action=Once, default=None, metavar="PCT",  # None: not given (0 is a value)
                    help="with --goal: keep the budget at least PCT %% above the listing (as recommend --headroom)")
+    p.add_argument("--reserve", type=reserve_pct, action=Once, default=None, metavar="PCT",  # None: not given
+                   help="with --goal: keep at least PCT %% of every context length free of the tools array (as "
+                        "recommend --reserve)")
     p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",
                    help="with --goal: recorded sessions (Hermes state.db, exports, transcripts): how many of the tools "
                         "they called the recommended setting lists by name at each length (as recommend --sessions)")
@@ -203,6 +206,8 @@ def add_parsers(sub: Any) -> None:
                    help="also fail where the budget is less than PCT %% above today's listing (as recommend "
                         "--headroom; default 0). Growth spends that room, so a block recommended with PCT %% fails "
                         "this at the first tool added; its # gate: line leaves --headroom out")
+    p.add_argument("--reserve", type=reserve_pct, action=Once, default=C.RESERVE_PCT_DEFAULT, metavar="PCT",
+                   help=RESERVE_HELP + " (as recommend --reserve, whose # gate: line keeps it)")
     p.add_argument("--baseline", action="append", default=None, metavar="OLD_CATALOG",
                    help="the catalog before the change (repeatable: its files combine), checked with the same "
                         "settings unless --baseline-config gives the old ones; adds what changed per context length")
@@ -363,6 +368,7 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector, confi
 
     given = [option for option, value in (("--except", args.except_servers), ("--keep", args.keep_servers),
                                           ("--headroom", args.headroom is not None),
+                                          ("--reserve", args.reserve is not None),
                                           ("--sessions", args.session_sources), ("--keep-called", args.keep_called))
              if value]
     if args.goal is None and args.context_lengths is None:
@@ -378,7 +384,7 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector, confi
     goal, length_goals = goal_for("report", args, inspector)
     if args.keep_called and not args.session_sources:
         keep_for("report", args, inspector, None)  # refuses: the servers to keep come from the sessions
-    ladder = listing_ladder(inspector.planner, config, args.tokenizer)
+    ladder = listing_ladder(inspector.planner, config, args.tokenizer, args.reserve or 0.0)
     evidence = read_session_evidence(args.session_sources, inspector, config, secrets,
                                      args.keep_called) if args.session_sources else None
     keep, kept_called = keep_for("report", args, inspector, evidence)
@@ -393,8 +399,8 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector, confi
                                    session_drift_words(evidence.drift, inspector.catalog.name), evidence.note,
                                    evidence.uncounted, evidence.lengths)
     if inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
-        rec = add_whole_catalog(rec, listing_ladder(inspector.scoped(None).planner, config, args.tokenizer),
-                                inspector.scope.name)
+        rec = add_whole_catalog(rec, listing_ladder(inspector.scoped(None).planner, config, args.tokenizer,
+                                                    args.reserve or 0.0), inspector.scope.name)
     return rec
 
 
@@ -782,13 +788,13 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                                      headroom_pct=args.headroom, length_goals=length_goals,
                                      baseline_config=baseline_config,
                                      called=evidence.called if evidence is not None else None,
-                                     fail_on_worse=args.fail_on_worse)
+                                     fail_on_worse=args.fail_on_worse, reserve_pct=args.reserve)
     # the suggested settings, like recommend's, are for the servers as the catalog lists them
     result = replace(result, suggestion=with_server_agreement(result.suggestion, agreement))
     if result.suggestion is not None:  # a goal met by built-in tools alone: named as recommend names it
         from ..analysis.recommend import with_core_only  # noqa: PLC0415
         result = replace(result, suggestion=with_core_only(
-            result.suggestion, listing_ladder(inspector.planner, config, args.tokenizer),
+            result.suggestion, listing_ladder(inspector.planner, config, args.tokenizer, args.reserve),
             {s.name: s.kind for s in inspector.catalog.servers}))
     status = decided(0 if result.passed else 1)
     called_lines = [one_line(line) for line in keep_called_lines(kept_called)]

@@ -569,19 +569,39 @@ def github_command(command: str, message: str, **properties: str) -> str:
     return f"::{command}{' ' + props if props else ''}::{github_data(message)}"
 
 
-def headroom_pct(text: str) -> float:
-    """argparse type of ``--headroom``: a percentage from 0 to 1000 (``10`` or ``10%``), with at
-    most two decimals (a finer headroom means nothing for a token budget and prints badly).
+def _percentage(text: str, highest: float) -> float:
+    """A percentage from 0 to ``highest`` (``10`` or ``10%``) with at most two decimals (a finer one means
+    nothing for a token budget and prints badly), as ``--headroom`` and ``--reserve`` take it.
 
     Raises:
-        argparse.ArgumentTypeError: not a number, outside 0 to 1000, or finer than 0.01.
+        argparse.ArgumentTypeError: not a number, outside 0 to ``highest``, or finer than 0.01.
     """
     try:
         value = float(ascii_digits(text).strip().rstrip("%"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {quoted_short(text)}") from None
-    if not 0 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"expected 0 to 1000 (%), got {quoted_short(text)}")
+    if not 0 <= value <= highest:
+        raise argparse.ArgumentTypeError(f"expected 0 to {highest:g} (%), got {quoted_short(text)}")
     if round(value, 2) != value:
         raise argparse.ArgumentTypeError(f"expected a percentage with at most two decimals, such as 12.5, got {quoted_short(text)}")
     return value
+
+
+def headroom_pct(text: str) -> float:
+    """argparse type of ``--headroom``: a percentage from 0 to 1000 (``10`` or ``10%``), with at
+    most two decimals.
+
+    Raises:
+        argparse.ArgumentTypeError: not a number, outside 0 to 1000, or finer than 0.01.
+    """
+    return _percentage(text, C.HEADROOM_PCT_MAX)
+
+
+def reserve_pct(text: str) -> float:
+    """argparse type of ``--reserve``: the share of every context length kept free of the tools array,
+    a percentage from 0 to 90 (``50`` or ``50%``) with at most two decimals.
+
+    Raises:
+        argparse.ArgumentTypeError: not a number, outside 0 to 90, or finer than 0.01.
+    """
+    return _percentage(text, C.RESERVE_PCT_MAX)

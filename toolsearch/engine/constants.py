@@ -27,6 +27,11 @@ CONFIG_UNKNOWN_KEYS_NAMED = 20
 #: is the tight answer (no room kept), the same on every surface; the range is in %.
 HEADROOM_PCT_DEFAULT = 0.0
 HEADROOM_PCT_MAX = 1000.0
+#: ``recommend --reserve`` / ``check --reserve`` and the Tuning page's Reserve (%): the share of every
+#: context length kept free of the tools array for the system prompt, the conversation and the reply.
+#: The default reserves nothing (a request fits when its tools array fits the context); the range is in %.
+RESERVE_PCT_DEFAULT = 0.0
+RESERVE_PCT_MAX = 90.0
 
 #: Curated default ``defer`` set (docs/reference.md §1.7): the documented members plus the GUI helpers.
 DEFAULT_DEFER: tuple[str, ...] = (

@@ -33,7 +33,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes, source_stem
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.samples import docs_elsewhere, samples_dir
-from toolsearch.cli.textfmt import goal_argument, headroom_pct, parse_listing_max_tokens, parse_threshold_pct
+from toolsearch.cli.textfmt import goal_argument, headroom_pct, parse_listing_max_tokens, parse_threshold_pct, reserve_pct
 from toolsearch.cli.textfmt import context_lengths_with_repeats
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
@@ -146,7 +146,7 @@ _QP = {  # query key -> (session key, parser)
     "tok": ("tokenizer", str), "dtok": ("display_tokenizer", str), "names": ("naming", str),
     # the Tuning page's question: kept across pages and in the link
     "lengths": ("tuning_contexts", str), "goal": ("tuning_multi_goal", str), "headroom": ("tuning_headroom", headroom_pct),
-    "goals": ("tuning_length_goals", str),
+    "reserve": ("tuning_reserve", reserve_pct), "goals": ("tuning_length_goals", str),
     # server names may hold commas: written with a backslash before them (join_escaped)
     "except": ("tuning_except", lambda text: [s for s in split_escaped(text) if s]),
     "keep": ("tuning_keep", lambda text: [s for s in split_escaped(text) if s]),
@@ -162,7 +162,7 @@ _DEFAULTS = {
     "search_default_limit": C.SEARCH_DEFAULT_LIMIT_DEFAULT, "max_search_limit": C.MAX_SEARCH_LIMIT_DEFAULT,
     "tokenizer": C.DEFAULT_TOKENIZER, "display_tokenizer": C.DEFAULT_TOKENIZER, "naming": "prefixed",
     "tuning_contexts": TUNING_CONTEXTS_DEFAULT, "tuning_multi_goal": "names", "tuning_headroom": C.HEADROOM_PCT_DEFAULT,
-    "tuning_length_goals": "",
+    "tuning_reserve": C.RESERVE_PCT_DEFAULT, "tuning_length_goals": "",
     "tuning_except": [], "tuning_keep": [], "tuning_keep_called": False, "tuning_session_samples": [],
 }
 _CHOICES = {"ctx_choice": CONTEXT_CHOICES, "listing": list(C.TRI_STATE_VALUES), "enabled": list(C.TRI_STATE_VALUES),
@@ -171,7 +171,8 @@ _CHOICES = {"ctx_choice": CONTEXT_CHOICES, "listing": list(C.TRI_STATE_VALUES), 
 _RANGES = {"threshold_pct": (C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX),
            "listing_max_tokens": (C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX),
            "search_default_limit": (1, C.MAX_SEARCH_LIMIT_MAX), "max_search_limit": (C.MAX_SEARCH_LIMIT_MIN, C.MAX_SEARCH_LIMIT_MAX),
-           "ctx_custom": (1, C.CONTEXT_LENGTH_MAX), "tuning_headroom": (0.0, C.HEADROOM_PCT_MAX)}
+           "ctx_custom": (1, C.CONTEXT_LENGTH_MAX), "tuning_headroom": (0.0, C.HEADROOM_PCT_MAX),
+           "tuning_reserve": (0.0, C.RESERVE_PCT_MAX)}
 #: List values whose every item must be one of these (names of shipped sample files).
 _LIST_CHOICES = {"tuning_session_samples": lambda: list(sample_session_files())}
 
@@ -325,6 +326,29 @@ def headroom_error(text: str) -> str | None:
     return None
 
 
+def reserve_error(text: str) -> str | None:
+    """Why a reserve, as typed in the Tuning page's *Reserve (%)* field or given by a link
+    (``reserve=``), cannot be used, in the words of ``recommend --reserve``
+    (:func:`toolsearch.cli.textfmt.reserve_pct`: 0 to 90 %, at most two decimals):
+    ``"Reserve (%): expected 0 to 90 (%), got '95'."``; ``None`` when it can."""
+    try:
+        reserve_pct(text)
+    except argparse.ArgumentTypeError as exc:
+        return f"Reserve (%): {exc}."
+    return None
+
+
+def tuning_reserve() -> float:
+    """The Tuning page's *Reserve (%)* in use (0 to 90): the share of every context length its answer
+    keeps free of the tools array (``recommend --reserve``); 0 when the field holds nothing usable."""
+    value = st.session_state.get("tuning_reserve")
+    try:
+        value = float(value or 0.0)
+    except (TypeError, ValueError):
+        return 0.0
+    return value if 0.0 <= value <= C.RESERVE_PCT_MAX else 0.0
+
+
 def _option_error(label: str, parse) -> Any:
     """A check of a link's text by a command-line option's parser: ``"LABEL: its message."`` or ``None``."""
     def check(text: str) -> str | None:
@@ -340,7 +364,7 @@ def _option_error(label: str, parse) -> Any:
 #: same text on the page (the Tuning page's context lengths, other goals and headroom), or of the
 #: option that takes it on the command line (threshold_pct and listing_max_tokens, whose sidebar
 #: boxes take only numbers), so a link's value and a typed one are refused in the same words.
-_FIELD_CHECKS = {**_TEXT_CHECKS, "tuning_headroom": headroom_error,
+_FIELD_CHECKS = {**_TEXT_CHECKS, "tuning_headroom": headroom_error, "tuning_reserve": reserve_error,
                  "threshold_pct": _option_error("threshold_pct", parse_threshold_pct),
                  "listing_max_tokens": _option_error("listing_max_tokens", parse_listing_max_tokens)}
 

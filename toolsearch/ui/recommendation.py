@@ -40,7 +40,8 @@ SERVER_LISTS = (("tuning_except", "May collapse"), ("tuning_keep", "Must stay na
 
 
 def ladder_for(v: common.View) -> Ladder:
-    """The listing ladder for the sidebar's catalog, enabled/listing/defer and planning tokenizer.
+    """The listing ladder for the sidebar's catalog, enabled/listing/defer and planning tokenizer, with
+    the Tuning page's reserve (:func:`toolsearch.ui.common.tuning_reserve`).
 
     It does not depend on threshold_pct, listing_max_tokens or the context length, so it is kept
     across slider moves (one entry per inspector object and setting; the entry holds the
@@ -58,7 +59,9 @@ def _ladder(inspector, v: common.View) -> Ladder:
         if len(memo) >= 8:
             memo.clear()
         hit = memo[key] = (inspector, listing_ladder(inspector.planner, v.config, v.tokenizer))
-    return hit[1]
+    reserve = common.tuning_reserve()
+    # the reserve changes only which budgets fit a request: the measured ladder is kept, its tools arrays too
+    return replace(hit[1], reserve_pct=reserve) if reserve else hit[1]
 
 
 @dataclass(frozen=True)

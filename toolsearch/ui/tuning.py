@@ -2,6 +2,7 @@
 reviewer is looking for. Every number comes from ``toolsearch.analysis.sweep``; this page only lays it out."""
 
 from dataclasses import replace
+from typing import Callable
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -20,7 +21,7 @@ from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (more_unnamed_words, shown_unnamed)
 from toolsearch.analysis.recommend import (called_unnamed_lines, request_cost_lines, shorter_length_lines, export_block, keep_called_lines,
-                                           keep_forces_lines, frontier, headroom_action_words, headroom_listing_as_much, large_share_lines, more_headroom_clause,
+                                           keep_forces_lines, frontier, headroom_action_words, reserve_line_words, headroom_listing_as_much, large_share_lines, more_headroom_clause,
                                            lowered_changes, lowered_servers, lowered_where, every_length_words, no_tools_lines,
                                            lower_goal_lines, core_only_lines, keeping_goal, worst_words,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts,
@@ -151,6 +152,8 @@ def session_controls(where) -> None:
 
 #: Session keys: the headroom in use before the field's change, and why a typed headroom was refused.
 HEADROOM_KEPT, HEADROOM_REFUSED = "_tuning_headroom_kept", "_tuning_headroom_refused"
+#: The same for *Reserve (%)*.
+RESERVE_KEPT, RESERVE_REFUSED = "_tuning_reserve_kept", "_tuning_reserve_refused"
 
 
 def headroom_text(value: float) -> str:
@@ -164,12 +167,26 @@ def _headroom_typed() -> None:
     :data:`~toolsearch.engine.constants.HEADROOM_PCT_MAX`, finer than 0.01) is not used: the field
     goes back to the headroom in use, and why is said under it (:func:`toolsearch.ui.common.headroom_error`,
     the words a link's ``headroom=`` gets)."""
-    typed = st.session_state.get("tuning_headroom")
-    why = common.headroom_error(headroom_text(typed)) if typed is not None else None
+    _percent_typed("tuning_headroom", common.headroom_error, HEADROOM_KEPT, HEADROOM_REFUSED, "headroom",
+                   C.HEADROOM_PCT_DEFAULT)
+
+
+def _reserve_typed() -> None:
+    """on_change of *Reserve (%)*: as :func:`_headroom_typed`, with ``recommend --reserve``'s range
+    (0 to :data:`~toolsearch.engine.constants.RESERVE_PCT_MAX`) and words (:func:`toolsearch.ui.common.reserve_error`)."""
+    _percent_typed("tuning_reserve", common.reserve_error, RESERVE_KEPT, RESERVE_REFUSED, "reserve",
+                   C.RESERVE_PCT_DEFAULT)
+
+
+def _percent_typed(key: str, error: Callable[[str], str | None], kept_key: str, refused_key: str, noun: str, default: float) -> None:
+    """A percentage field's value that ``error`` refuses goes back to the value in use (``kept_key``),
+    and why is kept under ``refused_key`` to be said under the field."""
+    typed = st.session_state.get(key)
+    why = error(headroom_text(typed)) if typed is not None else None
     if why:
-        kept = st.session_state.get(HEADROOM_KEPT, C.HEADROOM_PCT_DEFAULT)
-        st.session_state["tuning_headroom"] = kept
-        st.session_state[HEADROOM_REFUSED] = f"{why[:-1]}; the headroom stays {kept:g}%."
+        kept = st.session_state.get(kept_key, default)
+        st.session_state[key] = kept
+        st.session_state[refused_key] = f"{why[:-1]}; the {noun} stays {kept:g}%."
 
 
 def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int, replaced: tuple[float, int]) -> None:
@@ -424,6 +441,15 @@ if common.require_catalog(v):
     refused = st.session_state.pop(HEADROOM_REFUSED, None)
     if refused:  # said once, under the field
         c6.warning(common.md_escape(refused), icon=":material/warning:")
+    st.session_state[RESERVE_KEPT] = st.session_state.get("tuning_reserve", C.RESERVE_PCT_DEFAULT)
+    c6.number_input("Reserve (%)", step=5.0, format="%g", key="tuning_reserve", on_change=_reserve_typed,
+                    help="Keep at least this share of every context length free of the tools array, for the system "
+                         "prompt, the conversation and the reply: a setting whose request leaves less is not "
+                         f"recommended. 0 lets the tools array take the whole context; at most {C.RESERVE_PCT_MAX:g}%. "
+                         "`toolsearch recommend --reserve` and `check --reserve` take the same value.")
+    refused = st.session_state.pop(RESERVE_REFUSED, None)
+    if refused:
+        c6.warning(common.md_escape(refused), icon=":material/warning:")
     session_controls(c7)
     if (st.session_state.get("tuning_session_samples") or st.session_state.get(SESSION_UPLOADS)
             or st.session_state.get(f"{PATH_PREFIX}_path_read")):
@@ -541,7 +567,7 @@ if common.require_catalog(v):
             st.warning(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/report:")
         for line in no_tools_lines(multi):  # servers no count includes: named, as recommend names them
             st.warning(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/report:")
-        for line in large_share_lines(multi):  # what the listing leaves for the conversation
+        for line in large_share_lines(multi, "app"):  # what the listing leaves for the conversation
             st.warning(common.md_escape(line[0].upper() + line[1:] + "."), icon=":material/data_usage:")
         for line in called_unnamed_lines(multi):  # the evidence: which tools the sessions used are lost
             st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/history:")
@@ -556,7 +582,8 @@ if common.require_catalog(v):
         growth = multi.growth_words
         action = headroom_action_words(multi, "app")  # the words recommend prints, naming this page's field
         st.caption(f"Headroom {multi.headroom_words}: {'the setting ' if growth.startswith('absorbs') else ''}{growth}."
-                   + (f" {action[0].upper()}{action[1:]}." if action else ""))
+                   + (f" {action[0].upper()}{action[1:]}." if action else "")
+                   + (f" Reserve: {reserve_line_words(multi)}." if multi.reserve_pct else ""))
         for line in request_cost_lines(multi, v.inspector.planner, cfg):  # as recommend and the Overview page say it
             st.warning(common.md_escape(line[0].upper() + line[1:] + "."), icon=":material/trending_up:")
         singles = {c: recommend_for_contexts(ladder, cfg, [c], multi.goal_at(c), except_servers=excepted,
