@@ -1,7 +1,8 @@
-"""Short secret values (4 or 5 characters: ``info``, ``true``, ``debug``) are masked in live failure
-text only where they stand as a whole token; they were masked wherever they occurred, so
-"information" read "••••rmation". Values of 6 characters and more (and every encoded form that
-long) are masked wherever they occur, glued to other text or not, as before."""
+"""Short secret values that are words or numbers (4 or 5 characters: ``info``, ``true``, ``debug``,
+``8080``) are masked in live failure text only where they stand as a whole token; they were masked
+wherever they occurred, so "information" read "••••rmation". Values of 6 characters and more (and
+every encoded form that long), and short ones that look generated (``ab12``, ``#a1b``), are masked
+wherever they occur, glued to other text or not (tests/test_secrets_short_glued.py)."""
 
 from __future__ import annotations
 
@@ -42,8 +43,9 @@ def test_a_short_value_is_masked_only_as_a_whole_token(text: str, shown: str) ->
 def test_a_value_of_six_characters_or_more_is_masked_wherever_it_occurs() -> None:
     secrets = secret_list(["abc123", "k3y-ABCDEFG"])
     assert scrub_text("xabc123y zk3y-ABCDEFGz", secrets) == f"x{M}y z{M}z"
-    # one character shorter: only as a token
-    assert scrub_text("xabc12y abc12", secret_list(["abc12"])) == f"xabc12y {M}"
+    # one character shorter: a word only as a token, a generated-looking value anywhere
+    assert scrub_text("xhelloy hello", secret_list(["hello"])) == f"xhelloy {M}"
+    assert scrub_text("xabc12y abc12", secret_list(["abc12"])) == f"x{M}y {M}"
 
 
 def test_encoded_forms_follow_the_same_rule_by_their_own_length() -> None:
@@ -52,9 +54,9 @@ def test_encoded_forms_follow_the_same_rule_by_their_own_length() -> None:
     assert scrub_text("x696e666fx aW5mbw==z", secrets) == f"x{M}x {M}z"
 
 
-def test_a_value_edged_with_symbols_needs_a_boundary_only_at_its_word_ends() -> None:
+def test_a_short_value_edged_with_symbols_is_masked_glued_too() -> None:
     secrets = secret_list(["#a1b"])
-    assert scrub_text("x#a1b #a1b. #a1bc", secrets) == f"x{M} {M}. #a1bc"
+    assert scrub_text("x#a1b #a1b. #a1bc", secrets) == f"x{M} {M}. {M}c"
 
 
 def test_a_short_value_split_over_lines_is_masked_only_as_a_token() -> None:

@@ -238,9 +238,10 @@ _OPAQUE = re.compile(r"^[A-Za-z0-9+/=_\-]{32,}$")
 #: ``NAME=value`` / ``NAME: value`` inside free text (a shell ``export``, a ``curl -H`` header, a
 #: ``.env`` line): the value is masked when NAME names a secret, as under a JSON key.
 #: A quoted value is read up to its closing quote (or the end of the line), spaces and all:
-#: ``DB_PASSWORD='my secret pw'`` is masked whole.
+#: ``DB_PASSWORD='my secret pw'`` is masked whole, and so is a short one (``TOKEN='x y``: the quotes
+#: say it is a value); an unquoted value from 4 characters (``key: the`` in prose stays).
 _ASSIGNED = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z_][A-Za-z0-9_.\-]{0,63})([ \t]*[:=][ \t]*)(['\"])?"
-                       r"((?(3)[^'\"\n]{4,}|[^\s'\"&;,]{4,}))")
+                       r"((?(3)[^'\"\n]+|[^\s'\"&;,]{4,}))")
 
 
 _AUTH_WORDS = ("bearer", "basic", "token", "digest")  # ``Authorization: Bearer …``: the credentials are masked

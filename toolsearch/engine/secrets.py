@@ -35,15 +35,19 @@ _URL_IN_TEXT = re.compile(r"(?<![A-Za-z0-9+.\-])[a-zA-Z][a-zA-Z0-9+.-]*:[\t\r\n]
 _PLAIN_WORD = re.compile(r"[A-Za-z_]{1,20}")
 #: Shorter values are not scrubbed from free text (they would mask ordinary words and digits).
 SECRET_MIN_CHARS = 4
-#: A secret (or an encoded form of one) shorter than this is masked in free text only where it
-#: stands as a whole token: where its first character is a letter, digit or underscore, not
-#: right after another one, and likewise at its end (so after ``=``, ``:``, a space or a quote, and
-#: before punctuation, a space or the end). Values of 4 or 5 characters are mostly settings
-#: (``true``, ``info``, ``debug``, ``prod``, ``1234``) that also occur inside ordinary words and
-#: numbers ("information", "untrue", "12345"): masked wherever they occurred, a failure reason
-#: became unreadable. From this length up a value is masked wherever it occurs, as before (a
-#: credential glued to other text is still masked).
+#: A secret (or an encoded form of one) from this length up is masked in free text wherever it
+#: occurs, glued to other text too. A shorter one (4 or 5 characters) is too when it looks generated,
+#: and otherwise only where it stands as a whole token (:func:`masked_anywhere`).
 SECRET_ANYWHERE_MIN_CHARS = 6
+#: A short secret that is one word of letters (``true``, ``info``, ``debug``, ``prod``) or a number
+#: (``1234``, ``8080``, ``0.75``) is masked in free text only where it stands as a whole token: where
+#: its first character is a letter, digit or underscore, not right after another one, and likewise at
+#: its end (so after ``=``, ``:``, a space or a quote, and before punctuation, a space or the end).
+#: Such values are mostly settings that also occur inside ordinary words and numbers ("information",
+#: "untrue", "12345"): masked wherever they occurred, a failure reason became unreadable. A short
+#: value with any other shape (``ab12``, ``p@ss``, ``x9!k``, ``a b1``) is a credential rather than a
+#: word, and a server that glues it to other text (``ab12xyz``, ``key_ab12``) must not show it.
+_TOKEN_ONLY_SHAPE = re.compile(r"[^\W\d_]+|[+-]?\d+(?:[.,]\d+)*")
 #: What a harness turns into ``_`` in a tool name (a value is masked as registered there too).
 _UNSAFE_NAME_CHARS = re.compile(C.UNSAFE_NAME_CHARS)
 
@@ -195,7 +199,33 @@ _COMMAND_WORD = re.compile(r"[;&|\n]|[^\s;&|'\"()]+")
 _SHELL_WORD = re.compile(r"""(?P<sep>[;&|()\n])|(?:'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s;&|()'"\\]|['"\\])+""",
                          re.DOTALL)
 #: The same without command separators: the words :func:`shlex.split` gives (``a;b`` is one word).
-_SPLIT_WORD = re.compile(r"""(?:'[^']*'|"(?:[^"\\]|\\.)*"|\\.|[^\s'"\\]|['"\\])+""", re.DOTALL)
+#: A quote that does not close runs to the end of the text (:func:`split_command_line`).
+_SPLIT_WORD = re.compile(r"""(?:'[^']*'|"(?:[^"\\]|\\.)*"|\\.|'[^']*\Z|"(?:[^"\\]|\\.)*\\?\Z|[^\s'"\\]|['"\\])+""",
+                         re.DOTALL)
+#: What closes a quote or an escape left open at the end of a command line, tried in this order: a
+#: backslash for a backslash that ends the line, a single quote, a double quote, and a backslash and
+#: a double quote for a backslash that ends an open double-quoted run (only one of them reads).
+_CLOSERS = ("\\", "'", '"', '\\"')
+
+
+def split_command_line(text: str) -> list[str]:
+    """The words of a command line written as one string, as :func:`shlex.split` gives them; where
+    a quote (or a backslash) does not close, as if it closed at the end of the text: the quoted run
+    goes on to the end (``mysql -p'my pw`` → ``["mysql", "-pmy pw"]``), so the whole of a value whose
+    closing quote is missing is one word, never only its first part.
+
+    A shell refuses such a line; a program started without one never gets it. It is read this way
+    to find and mask the secret in it (a ``command`` of a config written as a whole command line)."""
+    try:
+        return shlex.split(text)
+    except ValueError:
+        pass
+    for closer in _CLOSERS:
+        try:
+            return shlex.split(text + closer)
+        except ValueError:
+            continue
+    return text.split()  # not reached: one of the closers ends every open quote or escape
 
 
 def shell_words(text: str, separators: bool = True) -> list[tuple[int, int, str | None]]:
@@ -205,7 +235,8 @@ def shell_words(text: str, separators: bool = True) -> list[tuple[int, int, str 
     separator (``;``, ``&``, ``|``, a line break, ``(`` or ``)``). A word with a quote that does not
     close (a command cut off, an apostrophe in prose) runs to white space, and its value is the word as
     written. With ``separators=False`` those characters are part of words, as :func:`shlex.split`
-    reads a line (then the values are its words)."""
+    reads a line, and a quote that does not close runs to the end of the text: the values are the
+    words of :func:`split_command_line` (``--password "a b`` → ``--password``, ``a b``)."""
     out: list[tuple[int, int, str | None]] = []
     for match in (_SHELL_WORD if separators else _SPLIT_WORD).finditer(text):
         if separators and match.group("sep"):
@@ -216,7 +247,7 @@ def shell_words(text: str, separators: bool = True) -> list[tuple[int, int, str 
             out.append((match.start(), match.end(), word))
             continue
         try:
-            split = shlex.split(word)
+            split = shlex.split(word) if separators else split_command_line(word)
         except ValueError:  # a quote or a backslash that does not close
             split = [word]
         out.append((match.start(), match.end(), split[0] if len(split) == 1 else word))
@@ -601,8 +632,9 @@ def _html_forms(value: str) -> set[str]:
 def scrub_text(text: str, secrets: Iterable[str] | SecretIndex = (), urls: Iterable[str] = ()) -> str:
     """``text`` with URLs redacted (:func:`redact_url`: userinfo and query values masked) and
     every value of ``secrets`` replaced by ``••••``: wherever it occurs from
-    :data:`SECRET_ANYWHERE_MIN_CHARS` characters up, a shorter one only where it stands as a
-    whole token (``LOG_LEVEL=info`` masks ``info`` in "level info." but not in "information").
+    :data:`SECRET_ANYWHERE_MIN_CHARS` characters up, and so a shorter one that looks generated
+    (``ab12`` in ``ab12xyz``); a shorter word or number only where it stands as a whole token
+    (``LOG_LEVEL=info`` masks ``info`` in "level info." but not in "information"; :func:`masked_anywhere`).
 
     A secret split over lines (line breaks, with the spaces around them, between its
     characters) is masked too, so scrub a whole stderr buffer before cutting it into lines.
@@ -625,7 +657,7 @@ def scrub_text(text: str, secrets: Iterable[str] | SecretIndex = (), urls: Itera
     secrets = index.occurring(text) if index is not None else [value for value in secrets if value]
     short: list[str] = []
     for value in secrets:
-        if len(value) < SECRET_ANYWHERE_MIN_CHARS:
+        if not masked_anywhere(value):
             short.append(value)  # masked as whole tokens only, below
         else:
             text = text.replace(value, C.SECRET_MASK)
@@ -639,10 +671,18 @@ def scrub_text(text: str, secrets: Iterable[str] | SecretIndex = (), urls: Itera
 _WORD = re.compile(r"\w")
 
 
+def masked_anywhere(value: str) -> bool:
+    """Whether :func:`scrub_text` masks the secret ``value`` wherever it occurs, glued to other text
+    too (``ab12`` in ``ab12xyz``), rather than only where it stands as a whole token (``info`` in
+    "level info." but not in "information"): from :data:`SECRET_ANYWHERE_MIN_CHARS` characters up
+    always, a shorter value unless it is one word of letters or a number (:data:`_TOKEN_ONLY_SHAPE`)."""
+    return len(value) >= SECRET_ANYWHERE_MIN_CHARS or not _TOKEN_ONLY_SHAPE.fullmatch(value)
+
+
 def _as_token(value: str, pattern: str) -> str:
     """``pattern`` (which matches ``value``) matching only where ``value`` stands as a whole
     token: not glued to a letter, digit or underscore at an end of it that is one itself (see
-    :data:`SECRET_ANYWHERE_MIN_CHARS`)."""
+    :func:`masked_anywhere`)."""
     before = r"(?<!\w)" if _WORD.match(value[0]) else ""
     after = r"(?!\w)" if _WORD.match(value[-1]) else ""
     return f"{before}(?:{pattern}){after}"
@@ -674,7 +714,7 @@ def _scrub_across_lines(text: str, secrets: Sequence[str] | SecretIndex) -> str:
     if not split:  # the common case: no secret at all, so no pattern to build
         return text
     pattern = re.compile("|".join(
-        _across_lines(value) if len(value) >= SECRET_ANYWHERE_MIN_CHARS else _as_token(value, _across_lines(value))
+        _across_lines(value) if masked_anywhere(value) else _as_token(value, _across_lines(value))
         for value in sorted(split, key=len, reverse=True)))
     return pattern.sub(_mask_keeping_breaks, text)
 
@@ -695,11 +735,11 @@ def _mask_keeping_breaks(match: re.Match[str]) -> str:
 @functools.lru_cache(maxsize=256)
 def _starts_by_last_char(secrets: tuple[str, ...], min_chars: int) -> dict[str, tuple[tuple[str, bool], ...]]:
     """Every start of every secret (at least ``min_chars`` long) by its last character, longest
-    first, each with whether it only counts as a whole token (it is the start of short secrets
-    only, see :data:`SECRET_ANYWHERE_MIN_CHARS`)."""
+    first, each with whether it only counts as a whole token (it is the start of secrets masked
+    as whole tokens only, see :func:`masked_anywhere`)."""
     found: dict[str, dict[str, bool]] = {}
     for value in secrets:
-        short = len(value) < SECRET_ANYWHERE_MIN_CHARS
+        short = not masked_anywhere(value)
         for size in range(min_chars, len(value) + 1):
             starts = found.setdefault(value[size - 1], {})
             starts[value[:size]] = starts.get(value[:size], True) and short
@@ -713,7 +753,7 @@ def _ends_by_first_char(secrets: tuple[str, ...], min_chars: int) -> dict[str, t
     first, each with whether it only counts as a whole token (as :func:`_starts_by_last_char`)."""
     found: dict[str, dict[str, bool]] = {}
     for value in secrets:
-        short = len(value) < SECRET_ANYWHERE_MIN_CHARS
+        short = not masked_anywhere(value)
         for size in range(min_chars, len(value) + 1):
             ends = found.setdefault(value[-size], {})
             ends[value[-size:]] = ends.get(value[-size:], True) and short
@@ -736,8 +776,8 @@ def mask_trailing_prefix(text: str, secrets: Iterable[str], min_chars: int = SEC
 
     Returns:
         ``text``, or ``text`` with its longest trailing start of a secret (at least ``min_chars``
-        characters, not counting line breaks) replaced by ``••••``; the start of a secret shorter
-        than :data:`SECRET_ANYWHERE_MIN_CHARS` only where it begins a token.
+        characters, not counting line breaks) replaced by ``••••``; the start of a secret masked as
+        a whole token only (:func:`masked_anywhere`) only where it begins a token.
     """
     flat = _BREAK.sub("", text).rstrip()
     if len(flat) < min_chars:
@@ -757,8 +797,8 @@ def mask_leading_suffix(text: str, secrets: Iterable[str], min_chars: int = SECR
 
     Returns:
         ``text``, or ``text`` with its longest leading end of a secret (at least ``min_chars``
-        characters, not counting line breaks) replaced by ``••••`` (of a secret shorter than
-        :data:`SECRET_ANYWHERE_MIN_CHARS`, only where it ends a token); leading white space is kept.
+        characters, not counting line breaks) replaced by ``••••`` (of a secret masked as a whole
+        token only, :func:`masked_anywhere`, only where it ends a token); leading white space is kept.
     """
     flat = _BREAK.sub("", text).lstrip()
     if len(flat) < min_chars:

@@ -1071,11 +1071,11 @@ def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = No
     stderr = _stderr_tail(errlog, spec.scrub, spec.secret_values())
     if isinstance(cause, (FileNotFoundError, NotADirectoryError)) and spec.transport == "stdio":
         if spec.cwd and not os.path.isdir(spec.cwd):
-            reason = f"cannot start {spec.command!r}: the working directory {spec.cwd!r} does not exist"
+            reason = f"cannot start {spec.shown_command()!r}: the working directory {spec.cwd!r} does not exist"
         else:
-            reason = f"cannot start {spec.command!r}: command not found"
+            reason = f"cannot start {spec.shown_command()!r}: command not found"
     elif isinstance(cause, PermissionError) and spec.transport == "stdio":
-        reason = f"cannot start {spec.command!r}: permission denied"
+        reason = f"cannot start {spec.shown_command()!r}: permission denied"
     elif isinstance(cause, ServerError):
         reason = str(cause)
     elif tap is not None and tap.too_large:

@@ -61,7 +61,8 @@ from ..engine.secrets import ENV_OPTIONS as _ENV_OPTIONS  # the options whose va
 from ..engine.secrets import HEADER_OPTIONS as _HEADER_OPTIONS
 from ..engine.secrets import USERINFO_OPTIONS as _USERINFO_OPTIONS
 from ..engine.secrets import (GLUED_ONLY_PROGRAMS, PROGRAM_SECRET_OPTIONS, WRAPPER_PROGRAMS, SecretIndex, SecretValues,
-                              program_name, secret_index, secret_key_name, secret_option_value, shell_words)
+                              program_name, secret_index, secret_key_name, secret_option_value, shell_words,
+                              split_command_line)
 from .urlreading import host_disagreement
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
@@ -465,7 +466,7 @@ def _script_items(text: str, depth: int) -> list[tuple[str, str]]:
     if depth <= 0 or text.split() == [text]:
         return []
     out: list[tuple[str, str]] = []
-    for prefix, kind, value in _argument_parts(_command_words(text)):
+    for prefix, kind, value in (part for words in _command_readings(text) for part in _argument_parts(words)):
         if kind is None:
             whole = _WHOLE_URL.fullmatch(value)
             if whole:  # a word that is one URL, read as the program given it reads it
@@ -486,24 +487,29 @@ def _mask_script(text: str, depth: int = _SCRIPT_DEPTH) -> str:
     return _mask_free_text(text)
 
 
-def _line_words(line: str) -> list[tuple[int, int, str]]:
+def _line_words(line: str, plain: bool = False) -> list[tuple[int, int, str]]:
     """The words of a whole command line as :func:`_command_words` reads them, each with its place in
-    ``line``: ``(start, end, word)``."""
-    spans = [(a, b, v) for a, b, v in shell_words(line, separators=False) if v is not None]
-    if [v for _, _, v in spans] == _command_words(line):
-        return spans
-    return [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"\S+", line)]  # quotes that do not close
+    ``line``: ``(start, end, word)``; with ``plain``, the words between white space as written."""
+    if not plain:
+        spans = [(a, b, v) for a, b, v in shell_words(line, separators=False) if v is not None]
+        if [v for _, _, v in spans] == _command_words(line):
+            return spans
+    return [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"\S+", line)]
 
 
-def _mask_words(line: str, depth: int, program_first: bool) -> str:
+def _mask_words(line: str, depth: int, program_first: bool, plain: bool = False) -> str:
     """``line``, a whole command line, with the secret of each word masked in that word's own place
     (:func:`_argument_parts`; a word that is a script in turn, :func:`_mask_script`, ``depth - 1``
     deep), not wherever its text occurs: in ``npx -y pkg --auth -y`` only the last ``-y`` is the
     secret. A changed word is written shell-quoted (``-p'quoted pw'`` as ``-p••••``,
     ``-H "Authorization: Bearer x"`` as ``-H 'Authorization: ••••'``); the rest stays as written.
     ``program_first``: the first word names the program the others are given to (a ``command``
-    written as a whole command line), else every word is read as an argument (a script)."""
-    spans = _line_words(line)
+    written as a whole command line), else every word is read as an argument (a script).
+
+    A line whose quote does not close is read both ways (:func:`_command_readings`): with the open
+    quote running to the end (``mysql -p'my pw`` → ``mysql -p••••``), then, ``plain``, word by word
+    at white space (an apostrophe in a path, ``/home/o'brien/srv --token x``, is no quote)."""
+    spans = _line_words(line, plain)
     words = [word for _, _, word in spans]
     if program_first and words:
         parts = [("", None, words[0]), *_argument_parts(words[1:], words[0])]
@@ -514,6 +520,14 @@ def _mask_words(line: str, depth: int, program_first: bool) -> str:
     for (start, end, word), (prefix, kind, value) in zip(spans, parts):
         if kind is not None:
             shown = prefix + _masked_value(kind, value)
+        elif depth > 1 and value.split() != [value] and (opened := _open_quote_at(line[start:end])) is not None:
+            # the rest of the line after a quote that does not close, read as a script: its secrets are
+            # masked there and the text before them stays as written (``/home/o'brien/srv --token ••••``)
+            written = line[start:end]
+            rest = _mask_words(written[opened + 1:], depth - 1, program_first=False)
+            out += [line[done:start], written[:opened + 1], rest]
+            done = end
+            continue
         elif depth > 1 and value.split() != [value]:
             shown = _mask_words(value, depth - 1, program_first=False)
         elif (whole := _WHOLE_URL.fullmatch(value)) is not None:
@@ -529,7 +543,26 @@ def _mask_words(line: str, depth: int, program_first: bool) -> str:
         if shown != word:
             out += [line[done:start], _requote(line[start:end], shown)]
             done = end
-    return "".join(out) + line[done:]
+    masked = "".join(out) + line[done:]
+    if not plain and len(_command_readings(masked)) > 1:
+        masked = _mask_words(masked, depth, program_first, plain=True)
+    return masked
+
+
+def _open_quote_at(word: str) -> int | None:
+    """Where in ``word`` (a shell word as written) the quote that does not close opens, or ``None``
+    when every quote closes: ``-p'my pw`` → 2, ``"a b"c'd e`` → 6."""
+    state, opened, escaped = "", None, False
+    for at, ch in enumerate(word):
+        if escaped:
+            escaped = False
+        elif ch == "\\" and state != "'":
+            escaped = True
+        elif not state and ch in "'\"":
+            state, opened = ch, at
+        elif ch == state:
+            state, opened = "", None
+    return opened
 
 
 def _requote(written: str, shown: str) -> str:
@@ -546,11 +579,20 @@ def _requote(written: str, shown: str) -> str:
 
 def _command_words(command: str) -> list[str]:
     """The words of a ``command`` that holds a whole command line (``npx server --token x``), split
-    as a shell would (on white space where quotes do not close)."""
+    as a shell would; a quote that does not close runs to the end (:func:`split_command_line`:
+    ``mysql -p'my pw`` → ``-pmy pw``, so the whole value is masked, not its first word only)."""
+    return split_command_line(command)
+
+
+def _command_readings(command: str) -> list[list[str]]:
+    """The ways to read a whole command line for its secrets: as :func:`_command_words` reads it and,
+    when a quote does not close, also word by word at white space, as before: an open quote may be
+    a value cut off (``mysql -p'my pw``: the rest of the line is the secret) or an apostrophe in a
+    path or a word (``/home/o'brien/srv --token x``: ``x`` is), and a secret of either reading is one."""
     try:
-        return shlex.split(command)
+        return [shlex.split(command)]
     except ValueError:
-        return command.split()
+        return [_command_words(command), command.split()]
 
 
 def command_secrets(command: str) -> list[str]:
@@ -560,8 +602,8 @@ def command_secrets(command: str) -> list[str]:
     ``--token x``, ``--api-key=x``, ``-e NAME=x``)."""
     found = free_text_secrets(command)
     if command.split() != [command]:
-        words = _command_words(command)
-        found += secret_arguments(words[1:], words[0] if words else "")
+        for words in _command_readings(command):
+            found += secret_arguments(words[1:], words[0] if words else "")
     return found
 
 
@@ -715,6 +757,12 @@ class ServerSpec:
         if self.invalid:
             out["invalid"] = self.invalid
         return out
+
+    def shown_command(self) -> str:
+        """The ``command`` (after interpolation) safe to quote in a message: with the secrets of a
+        whole command line masked in their own words (:func:`_mask_command`: ``mysql -p'pw`` as
+        ``mysql -p••••``, a value of any length) and every other secret of this spec (:meth:`scrub`)."""
+        return self.scrub(_mask_command(self.command or ""))
 
     def secret_values(self) -> list[str]:
         """Values to scrub from messages, longest first: env and header values, every value a
@@ -1617,12 +1665,11 @@ def _written_secrets(raw: Any) -> list[str]:
     command = raw.get("command")
     for key in ("args", "command"):
         value = raw.get(key)
-        if isinstance(value, str):
-            words = _command_words(value) if key == "command" else value.split()
-        else:
-            words = _strings_in(value)
+        # an args string that does not split: read both ways, as a command line is (_command_readings)
+        readings = _command_readings(value) if isinstance(value, str) else [_strings_in(value)]
         program = command if key == "args" and isinstance(command, str) else ""
-        found += secret_arguments(words, program) + [v for word in words for v in free_text_secrets(word)]
+        for words in readings:
+            found += secret_arguments(words, program) + [v for word in words for v in free_text_secrets(word)]
     for key in URL_KEYS:  # every key a URL may be under, read or not
         for text in _strings_in(raw.get(key)):
             found += _url_secrets(text)
