@@ -20,7 +20,7 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from ..engine.invisible import json_text, normalisation_note, quoted, reveal, reveal_line
+from ..engine.invisible import json_text, marker, normalisation_note, quoted, reveal, reveal_line
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
@@ -1052,7 +1052,8 @@ def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     catalog has its invisible characters written as the markers every other surface shows
     (:func:`toolsearch.engine.invisible.reveal`: a bidi control as ``⟨U+202E⟩``, which a spreadsheet
     would otherwise obey and show the cell reordered, a zero-width character as ``⟨U+200B⟩``, TAG text
-    decoded, a control character as ``⟨U+001B⟩``; newline and tab are kept, CSV quotes them) and each
+    decoded, a control character as ``⟨U+001B⟩``, a carriage return and the line and paragraph separators
+    U+2028/U+2029 as ``⟨U+2028⟩``…; newline and tab are kept, CSV quotes them) and each
     ``##[`` or ``##vso[`` in it as ``#⟨U+0023⟩[``, ``#⟨U+0023⟩vso[`` (a CI runner's command
     anywhere in a line, :func:`~toolsearch.cli.textfmt.legacy_command_safe`), a ``::`` that starts one
     of its lines as ``⟨U+003A⟩:`` (:func:`~toolsearch.cli.textfmt.runner_safe`: a line break kept in a
@@ -1072,7 +1073,10 @@ def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         # into a CI log is lines of that log, and an Azure agent has no way to turn its commands off.
         # A line break CSV keeps inside a quoted cell starts a log line too: each line's leading '::'
         # is marked as a text line's is (a cell's first line may start a row)
-        value = "\n".join(runner_safe(line) for line in reveal(value).split("\n"))
+        # U+2028/U+2029 are line breaks only to some readers (a spreadsheet shows none, an editor
+        # breaks the line there): marked, as the text output and --json mark them; newline and tab stay
+        value = reveal(value).replace("\u2028", marker("\u2028")).replace("\u2029", marker("\u2029"))
+        value = "\n".join(runner_safe(line) for line in value.split("\n"))
         return "'" + value if value.startswith(_FORMULA_START) else value
 
     writer.writerow([cell(name) for name in header])  # a server's name heads its column in sweep
