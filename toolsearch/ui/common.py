@@ -791,7 +791,7 @@ def _left_out_words(qkey: str, unknown: Sequence[str], known: Sequence[str]) -> 
 
 
 #: The most unknown names a link notice quotes (a hand-made link may hold any number).
-MAX_NAMES_SHOWN = 5
+MAX_NAMES_SHOWN = C.LINK_NAMES_MAX
 
 
 def _combine_from_link(params: Any, notices: list) -> None:
