@@ -744,6 +744,9 @@ def load_harness_config(path: str | Path) -> ToolSearchConfig:
     secrets = config_file_secrets(path)
     if not secrets:
         return config
+    # a warning quotes a value with its invisible characters as markers: a secret holding one is
+    # searched for in that form too
+    secrets = [*secrets, *(shown for shown in dict.fromkeys(map(reveal_line, secrets)) if shown not in secrets)]
     return dataclasses.replace(config, warnings=tuple(scrub_text(warning, secrets) for warning in config.warnings))
 
 

@@ -19,6 +19,7 @@ import yaml
 from . import constants as C
 from . import readers
 from .errors import ConfigError
+from .invisible import yaml_spelled
 from .secrets import mask_token_shapes
 from .wording import settings_words, threshold_value
 
@@ -27,10 +28,11 @@ SHOWN_VALUE_MAX_CHARS = C.SHOWN_VALUE_MAX_CHARS
 
 
 def shown_value(value: Any) -> str:
-    """A config value as a warning quotes it: its ``repr`` with credential shapes masked (a key
-    pasted into the wrong place of a harness config is still a secret) and cut to
-    :data:`SHOWN_VALUE_MAX_CHARS`."""
-    text = mask_token_shapes(repr(value))
+    """A config value as a warning quotes it: in YAML's spelling with invisible characters as
+    markers (:func:`~toolsearch.engine.invisible.yaml_spelled`: ``'on⟨U+202E⟩'``, ``true``,
+    ``2001-12-14``), credential shapes masked (a key pasted into the wrong place of a harness config
+    is still a secret) and cut to :data:`SHOWN_VALUE_MAX_CHARS`."""
+    text = mask_token_shapes(yaml_spelled(value, SHOWN_VALUE_MAX_CHARS))
     return text if len(text) <= SHOWN_VALUE_MAX_CHARS else text[:SHOWN_VALUE_MAX_CHARS - 1] + "…"
 
 
