@@ -35,8 +35,8 @@ def test_config_values_are_quoted_with_markers_and_in_yaml_spelling(tmp_path) ->
         "line 4: tools.tool_search.threshold_pct: '⟨U+001B⟩]0;t⟨U+0007⟩' is not a number, so the default 5% is used",
         "line 6: tools.tool_search.max_search_limit: !!binary (5 bytes) is not a whole number, so the default 25 is used",
         "line 8: tools.tool_search.search_default_limit: true was read as 1",
-        "line 7: tools.tool_search.listing_max_tokens: [1, true, null] is not a whole number, so the default 4,000 "
-        "tokens is used",
+        ("line 7: tools.tool_search.listing_max_tokens: [1, true, null] is not a whole number, so the default 4,000 "
+         "tokens is used"),
         "line 9: tools.tool_search.bogus⟨U+001B⟩: unknown key, ignored",
     ]
 

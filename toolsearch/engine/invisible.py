@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 import html
 import json
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -241,8 +242,8 @@ def yaml_spelled(value: Any, limit: int | None = None) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
-        return ".nan" if value != value else ("-.inf" if value < 0 else ".inf")
+    if isinstance(value, float) and not math.isfinite(value):
+        return ".nan" if math.isnan(value) else ("-.inf" if value < 0 else ".inf")
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, (datetime.date, datetime.time)):  # datetime.datetime is a date
