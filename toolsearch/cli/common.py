@@ -20,7 +20,7 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from ..engine.invisible import json_text, marker, normalisation_note, quoted, reveal, reveal_line
+from ..engine.invisible import json_text, marker, normalisation_note, quoted, reveal, reveal_line, shortened
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
@@ -807,7 +807,9 @@ def flag_warning(warning: str, overrides: Mapping[str, Any], options: Mapping[st
         head = f"tools.tool_search.{key}: {shown_value(value)} "
         if value is not None and warning.startswith(head):
             option = (options or {}).get(key) or "--" + key.replace("_", "-")
-            typed = f"{value:g}" if isinstance(value, float) else typed_whole(value)
+            typed = getattr(value, "typed", None)  # the text as typed (read_budget_value), cut when long
+            typed = (shortened(typed.strip()) if typed is not None else
+                     f"{value:g}" if isinstance(value, float) else typed_whole(value))
             return f"{option} {typed} {warning[len(head):]}"
     return warning
 

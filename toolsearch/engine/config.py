@@ -146,6 +146,9 @@ def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
     parsed = parse(raw, missing)
     if parsed is missing:
         what = "a number" if parse is parse_float else "a whole number"
+        if parse is parse_int and isinstance(raw, str) and _written_number(raw):
+            # a flag or a link reads 1e400 or 4k; the harness reads this key with plain int(), digits only
+            what = "a whole number as the harness reads this key (digits only, no exponent or suffix)"
         used = f"the default {shown(default)} is used" + (f", clamped to {result!r} by max_search_limit" if result != default else "")
         return f"is not {what}, so {used}"
     read = f"counts as {shown(parsed)} and " if isinstance(raw, bool) else ""
@@ -157,6 +160,20 @@ def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
     if parsed != result:
         return f"{read}{clamped_words(key, result, low, high)}"
     return f"was read as {shown(result)}"
+
+
+def _written_number(text: str) -> bool:
+    """Whether ``text`` is a whole number as the command line writes one (``1e400``, ``4k``,
+    ``4,000``), which the harness's plain integer conversion cannot read."""
+    import decimal  # noqa: PLC0415
+
+    value = text.strip().lower().replace(",", "")
+    value = value[:-1] if value[-1:] in ("k", "m") else value
+    try:
+        number = decimal.Decimal(value)
+        return number.is_finite() and number == number.to_integral_value()
+    except decimal.InvalidOperation:
+        return False
 
 
 class LocatedWarning(NamedTuple):
