@@ -452,8 +452,8 @@ def test_a_boolean_for_a_number_is_read_as_the_reference_reads_it_and_said() -> 
     warning says it, since true == 1 in Python hid it before."""
     config = parse_config({"search_default_limit": True, "max_search_limit": False})
     assert (config.search_default_limit, config.max_search_limit) == (1, 1)
-    assert config.warnings == ("tools.tool_search.max_search_limit: False counts as 0 and is outside 1..50, so it was clamped to 1",
-                               "tools.tool_search.search_default_limit: True was read as 1")
+    assert config.warnings == ("tools.tool_search.max_search_limit: false counts as 0 and is outside 1..50, so it was clamped to 1",
+                               "tools.tool_search.search_default_limit: true was read as 1")
     assert parse_config({"search_default_limit": 1}).warnings == ()
 
 
@@ -490,7 +490,7 @@ def test_a_warning_never_quotes_a_credential_or_a_whole_long_value(tmp_path):
 @pytest.mark.parametrize("raw, warning", [
     ("five", "'five' is not a number, so the default 5% is used"),
     (-5, "-5 is outside 0..100, so it was clamped to 0%"),
-    (True, "True was read as 1%"),
+    (True, "true was read as 1%"),
 ])
 def test_a_threshold_pct_warning_says_what_happened(raw, warning):
     """A word was said to be "read as 5.0", as though 'five' had been understood: the default was used."""

@@ -72,7 +72,7 @@ def _cap_list(text: str) -> list[int]:
     order kept (as ``--context-lengths``); ``4,000`` refused as there (it would read as 4 and 0), but
     ``100,300`` is two values."""
     split_context_lengths(text, "the values", "value", THOUSANDS_ZERO_GROUP)
-    return list(dict.fromkeys(int(_listing_max_tokens(part)) for part in
+    return list(dict.fromkeys(_listing_max_tokens(part) for part in
                               list_items(text, "whole numbers of tokens", "a whole number of tokens such as 4000")))
 
 

@@ -20,7 +20,7 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from ..engine.invisible import json_text, normalisation_note, quoted, reveal, reveal_line
+from ..engine.invisible import json_text, marker, normalisation_note, quoted, reveal, reveal_line, shortened
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
@@ -748,6 +748,9 @@ def load_harness_config(path: str | Path) -> ToolSearchConfig:
     secrets = config_file_secrets(path)
     if not secrets:
         return config
+    # a warning quotes a value with its invisible characters as markers: a secret holding one is
+    # searched for in that form too
+    secrets = [*secrets, *(shown for shown in dict.fromkeys(map(reveal_line, secrets)) if shown not in secrets)]
     return dataclasses.replace(config, warnings=tuple(scrub_text(warning, secrets) for warning in config.warnings))
 
 
@@ -808,7 +811,9 @@ def flag_warning(warning: str, overrides: Mapping[str, Any], options: Mapping[st
         head = f"tools.tool_search.{key}: {shown_value(value)} "
         if value is not None and warning.startswith(head):
             option = (options or {}).get(key) or "--" + key.replace("_", "-")
-            typed = f"{value:g}" if isinstance(value, float) else typed_whole(value)
+            typed = getattr(value, "typed", None)  # the text as typed (read_budget_value), cut when long
+            typed = (shortened(typed.strip()) if typed is not None else
+                     f"{value:g}" if isinstance(value, float) else typed_whole(value))
             return f"{option} {typed} {warning[len(head):]}"
     return warning
 
@@ -1056,7 +1061,8 @@ def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     catalog has its invisible characters written as the markers every other surface shows
     (:func:`toolsearch.engine.invisible.reveal`: a bidi control as ``⟨U+202E⟩``, which a spreadsheet
     would otherwise obey and show the cell reordered, a zero-width character as ``⟨U+200B⟩``, TAG text
-    decoded, a control character as ``⟨U+001B⟩``; newline and tab are kept, CSV quotes them) and each
+    decoded, a control character as ``⟨U+001B⟩``, a carriage return and the line and paragraph separators
+    U+2028/U+2029 as ``⟨U+2028⟩``…; newline and tab are kept, CSV quotes them) and each
     ``##[`` or ``##vso[`` in it as ``#⟨U+0023⟩[``, ``#⟨U+0023⟩vso[`` (a CI runner's command
     anywhere in a line, :func:`~toolsearch.cli.textfmt.legacy_command_safe`), a ``::`` that starts one
     of its lines as ``⟨U+003A⟩:`` (:func:`~toolsearch.cli.textfmt.runner_safe`: a line break kept in a
@@ -1076,7 +1082,10 @@ def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         # into a CI log is lines of that log, and an Azure agent has no way to turn its commands off.
         # A line break CSV keeps inside a quoted cell starts a log line too: each line's leading '::'
         # is marked as a text line's is (a cell's first line may start a row)
-        value = "\n".join(runner_safe(line) for line in reveal(value).split("\n"))
+        # U+2028/U+2029 are line breaks only to some readers (a spreadsheet shows none, an editor
+        # breaks the line there): marked, as the text output and --json mark them; newline and tab stay
+        value = reveal(value).replace("\u2028", marker("\u2028")).replace("\u2029", marker("\u2029"))
+        value = "\n".join(runner_safe(line) for line in value.split("\n"))
         return "'" + value if value.startswith(_FORMULA_START) else value
 
     writer.writerow([cell(name) for name in header])  # a server's name heads its column in sweep

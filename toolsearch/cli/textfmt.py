@@ -47,7 +47,7 @@ WHOLE_NUMBER_MAX_DIGITS = 4300
 _SUFFIXES = {"k": 1_000, "m": 1_000_000}
 
 
-def read_number(text: str) -> tuple[decimal.Decimal, bool]:
+def read_number(text: str, max_digits: int | None = WHOLE_NUMBER_MAX_DIGITS) -> tuple[decimal.Decimal, bool]:
     """The one reading of a number-of-things option on the command line (context lengths, token
     counts, counts, the seed): ``(value, scaled)``, read exactly (no binary fraction), ``scaled``
     when a suffix multiplied it. Accepted: the digits 0-9 (:func:`ascii_digits`), a sign, ``_`` and
@@ -57,8 +57,9 @@ def read_number(text: str) -> tuple[decimal.Decimal, bool]:
 
     Raises:
         argparse.ArgumentTypeError: a digit other than 0-9 (:func:`ascii_digits`).
-        ValueError: not a finite number, or more than :data:`WHOLE_NUMBER_MAX_DIGITS` digits before
-            the decimal point.
+        ValueError: not a finite number, or more than ``max_digits`` digits before the decimal point
+            (default :data:`WHOLE_NUMBER_MAX_DIGITS`; ``None``: any number of digits, for a value
+            that is clamped, never converted whole).
     """
     value = ascii_digits(text).strip().lower().replace("_", "").replace(",", "")
     multiplier = _SUFFIXES.get(value[-1:], 1)
@@ -68,7 +69,7 @@ def read_number(text: str) -> tuple[decimal.Decimal, bool]:
         number = decimal.Decimal(value)
     except decimal.InvalidOperation:
         raise ValueError(text) from None
-    if not number.is_finite() or (number and number.adjusted() >= WHOLE_NUMBER_MAX_DIGITS):
+    if not number.is_finite() or (max_digits is not None and number and number.adjusted() >= max_digits):
         raise ValueError(text)
     return number * multiplier, multiplier != 1
 
@@ -238,35 +239,91 @@ def _k_form(value: int) -> str:
     return f"{value / 1_000:g}k"
 
 
-def parse_threshold_pct(text: str) -> str:
-    """argparse type for ``--threshold-pct``: any finite number (``5``, ``2.5``, ``5%``).
+#: A budget value of larger magnitude is handed on as this, with its sign: it is outside both
+#: ranges and clamped the same, and no surface turns a 5,000-digit number into an int or a float.
+BUDGET_VALUE_BOUND = 10**15
+
+
+class TypedPercent(str):
+    """``--threshold-pct``'s value as handed to the config parser (the number as text, without
+    ``%``), with ``typed``: the text as typed, which a warning names (``--threshold-pct 1e400 is
+    outside 0..100, …``)."""
+
+    typed: str
+
+
+class TypedTokens(int):
+    """``--listing-max-tokens``'s value (tokens), with ``typed``: the text as typed, which a
+    warning names (``--listing-max-tokens 1e400 is outside 200..60,000, …``)."""
+
+    typed: str
+
+
+def read_budget_value(key: str, text: str) -> TypedPercent | TypedTokens:
+    """The one reading of a ``threshold_pct`` (percent) or ``listing_max_tokens`` (tokens) value
+    written by hand: the command line's ``--threshold-pct`` / ``--listing-max-tokens`` (and their
+    list forms) and the app's link (``?pct=``, ``?cap=``) all read it here.
+
+    The rule: a number written out (digits, a decimal point, an exponent: ``150``, ``2.5e1``,
+    ``1e400``; for tokens also ``4_000``, ``4,000``, ``4k``) is read exactly, however large, and
+    later clamped to the key's range (0–100, 200–60,000) with a warning, as the harness clamps a
+    config value; a value past ±:data:`BUDGET_VALUE_BOUND` is handed on as that bound, which clamps
+    alike. ``listing_max_tokens`` must be whole (``4000.5`` is refused). Text that is not a finite
+    number (``abc``, ``inf``, ``nan``) is refused. The value keeps the text as typed in ``typed``.
+
+    Raises:
+        argparse.ArgumentTypeError: not a number (or, for tokens, not a whole number)."""
+    if key == "threshold_pct":
+        value = ascii_digits(text).strip().removesuffix("%").strip()
+        try:
+            number = decimal.Decimal(value)  # as float() reads it (1_0, 2.5e1), but exact: 1e400 is no infinity
+        except decimal.InvalidOperation:
+            number = decimal.Decimal("nan")
+        if not number.is_finite():
+            raise argparse.ArgumentTypeError(
+                f"expected a number of percent from {C.THRESHOLD_PCT_MIN:g} to {C.THRESHOLD_PCT_MAX:g} "
+                f"(values outside are clamped), got {quoted_short(text)}")
+        if abs(number) > BUDGET_VALUE_BOUND:
+            value = str(BUDGET_VALUE_BOUND if number > 0 else -BUDGET_VALUE_BOUND)
+        percent = TypedPercent(value)
+        percent.typed = text
+        return percent
+    expected = (f"expected a whole number of tokens from {C.LISTING_MAX_TOKENS_MIN:,} to "
+                f"{C.LISTING_MAX_TOKENS_MAX:,} (values outside are clamped)")
+    try:
+        number, _scaled = read_number(text, max_digits=None)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{expected}, got {quoted_short(text)}") from None
+    bounded = max(-BUDGET_VALUE_BOUND, min(BUDGET_VALUE_BOUND, number))
+    if number == bounded:  # in bounds: whole or refused, in whole_number's words
+        tokens = TypedTokens(whole_number(text, expected, unit="tokens"))
+    else:
+        tokens = TypedTokens(int(bounded))
+    tokens.typed = text
+    return tokens
+
+
+def parse_threshold_pct(text: str) -> TypedPercent:
+    """argparse type for ``--threshold-pct``: any finite number (``5``, ``2.5``, ``5%``, ``1e400``),
+    read by :func:`read_budget_value`.
 
     Returns the text as given (without a trailing ``%``), so the config parser clamps it to
     ``THRESHOLD_PCT_MIN``..``THRESHOLD_PCT_MAX`` as the reference clamps a harness config, with
     its warning line. Raises :class:`argparse.ArgumentTypeError` for text that is not a number.
     """
-    value = ascii_digits(text).strip().removesuffix("%").strip()
-    try:
-        number = float(value)
-    except ValueError:
-        number = math.nan
-    if not math.isfinite(number):
-        raise argparse.ArgumentTypeError(
-            f"expected a number of percent from {C.THRESHOLD_PCT_MIN:g} to {C.THRESHOLD_PCT_MAX:g} "
-            f"(values outside are clamped), got {quoted_short(text)}")
-    return value
+    return read_budget_value("threshold_pct", text)
 
 
-def parse_listing_max_tokens(text: str) -> str:
+def parse_listing_max_tokens(text: str) -> TypedTokens:
     """argparse type for ``--listing-max-tokens``: a whole number of tokens, written as every
-    whole-number option takes it (:func:`whole_number`: ``4000``, ``4_000``, ``4k``, ``4e3``).
+    whole-number option takes it (:func:`whole_number`: ``4000``, ``4_000``, ``4k``, ``4e3``), of
+    any size (``1e5000``), read by :func:`read_budget_value`.
 
-    Returns the number's digits (``"4000"``), so the config parser clamps it to
+    Returns the number, so the config parser clamps it to
     ``LISTING_MAX_TOKENS_MIN``..``LISTING_MAX_TOKENS_MAX`` as the reference does, with its warning
     line. Raises :class:`argparse.ArgumentTypeError` for anything that is not a whole number.
     """
-    return str(whole_number(text, f"expected a whole number of tokens from {C.LISTING_MAX_TOKENS_MIN:,} to "
-                                  f"{C.LISTING_MAX_TOKENS_MAX:,} (values outside are clamped)", unit="tokens"))
+    return read_budget_value("listing_max_tokens", text)
 
 
 def output_file(text: str) -> str:

@@ -19,6 +19,7 @@ import yaml
 from . import constants as C
 from . import readers
 from .errors import ConfigError
+from .invisible import yaml_spelled
 from .secrets import mask_token_shapes
 from .wording import settings_words, threshold_value
 
@@ -27,10 +28,11 @@ SHOWN_VALUE_MAX_CHARS = C.SHOWN_VALUE_MAX_CHARS
 
 
 def shown_value(value: Any) -> str:
-    """A config value as a warning quotes it: its ``repr`` with credential shapes masked (a key
-    pasted into the wrong place of a harness config is still a secret) and cut to
-    :data:`SHOWN_VALUE_MAX_CHARS`."""
-    text = mask_token_shapes(repr(value))
+    """A config value as a warning quotes it: in YAML's spelling with invisible characters as
+    markers (:func:`~toolsearch.engine.invisible.yaml_spelled`: ``'on⟨U+202E⟩'``, ``true``,
+    ``2001-12-14``), credential shapes masked (a key pasted into the wrong place of a harness config
+    is still a secret) and cut to :data:`SHOWN_VALUE_MAX_CHARS`."""
+    text = mask_token_shapes(yaml_spelled(value, SHOWN_VALUE_MAX_CHARS))
     return text if len(text) <= SHOWN_VALUE_MAX_CHARS else text[:SHOWN_VALUE_MAX_CHARS - 1] + "…"
 
 
@@ -144,6 +146,9 @@ def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
     parsed = parse(raw, missing)
     if parsed is missing:
         what = "a number" if parse is parse_float else "a whole number"
+        if parse is parse_int and isinstance(raw, str) and _written_number(raw):
+            # a flag or a link reads 1e400 or 4k; the harness reads this key with plain int(), digits only
+            what = "a whole number as the harness reads this key (digits only, no exponent or suffix)"
         used = f"the default {shown(default)} is used" + (f", clamped to {result!r} by max_search_limit" if result != default else "")
         return f"is not {what}, so {used}"
     read = f"counts as {shown(parsed)} and " if isinstance(raw, bool) else ""
@@ -155,6 +160,20 @@ def _what_happened(key: str, raw: Any, result: Any, max_limit: int) -> str:
     if parsed != result:
         return f"{read}{clamped_words(key, result, low, high)}"
     return f"was read as {shown(result)}"
+
+
+def _written_number(text: str) -> bool:
+    """Whether ``text`` is a whole number as the command line writes one (``1e400``, ``4k``,
+    ``4,000``), which the harness's plain integer conversion cannot read."""
+    import decimal  # noqa: PLC0415
+
+    value = text.strip().lower().replace(",", "")
+    value = value[:-1] if value[-1:] in ("k", "m") else value
+    try:
+        number = decimal.Decimal(value)
+        return number.is_finite() and number == number.to_integral_value()
+    except decimal.InvalidOperation:
+        return False
 
 
 class LocatedWarning(NamedTuple):

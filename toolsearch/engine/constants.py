@@ -67,6 +67,9 @@ SHOWN_NAME_MAX_CHARS = 200
 #: whole: every shipped sample's name fits. A longer one is cut with ``…`` and its length, so a crafted
 #: link cannot put a paragraph of its own words (a fake alert, a URL to visit) into the app's notice.
 LINK_NAME_MAX_CHARS = 40
+#: The most names of one list from a link (unknown samples of ``?with=``, servers of ``?scope=`` not
+#: in the catalog) that a notice quotes; the others are counted (``2,995 more``).
+LINK_NAMES_MAX = 5
 FORMS = ("full", "names", "mixed", "groups", "none")
 SERVER_STATES = ("full", "names", "summary", "hidden", "visible")
 UNREGISTERED_LABEL = "other"

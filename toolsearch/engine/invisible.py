@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 import html
 import json
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -224,6 +225,45 @@ def quoted(text: str) -> str:
     if isinstance(text, (bytes, bytearray)):
         return "binary data (a !!binary value)"
     return repr(text)
+
+
+def yaml_spelled(value: Any, limit: int | None = None) -> str:
+    """A value read from a YAML file, as a message quotes it: in YAML's spelling rather than
+    Python's, untrusted text as every surface shows it. A string as :func:`quoted` writes it
+    (``'on⟨U+202E⟩'``, invisible and control characters as markers); ``null``, ``true``,
+    ``false``; a number as written (``5``, ``2.5``, ``.inf``, ``-.inf``, ``.nan``); a date or time
+    in ISO form (``2001-12-14``); binary data by its size only (``!!binary (5 bytes)``); a list
+    (``[1, true, null]``) or mapping (``{'a': 2001-12-14}``) of these. ``limit``: a length in
+    characters past which the items of a list or mapping are no longer spelled (the caller cuts
+    the text; a list of a million items is not written out first)."""
+    if isinstance(value, str):
+        return quoted(value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        return ".nan" if math.isnan(value) else ("-.inf" if value < 0 else ".inf")
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (datetime.date, datetime.time)):  # datetime.datetime is a date
+        return value.isoformat()
+    if isinstance(value, (bytes, bytearray)):
+        return f"!!binary ({len(value):,} bytes)"
+    if isinstance(value, (list, tuple, set, frozenset, dict)):
+        pairs = value.items() if isinstance(value, dict) else value
+        parts: list[str] = []
+        size = 2
+        for item in pairs:
+            part = (f"{yaml_spelled(item[0], limit)}: {yaml_spelled(item[1], limit)}" if isinstance(value, dict)
+                    else yaml_spelled(item, limit))
+            parts.append(part)
+            size += len(part) + 2
+            if limit is not None and size > limit:
+                parts.append(ELLIPSIS)
+                break
+        return ("{%s}" if isinstance(value, dict) else "[%s]") % ", ".join(parts)
+    return quoted(repr(value))
 
 
 def _form(text: str) -> str:

@@ -28,7 +28,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import yaml
 
-from .invisible import quoted
+from .invisible import quoted, quoted_short
 from . import constants as C
 from . import readers
 from .catalog import Problem
@@ -293,13 +293,28 @@ def _nearest_server(entry: str, servers: Iterable[str]) -> str:
     return f"; did you mean {quoted(guess)}?" if guess else ""
 
 
-def unmatched_server_notes(scope: Scope, server_kinds: Mapping[str, str]) -> list[str]:
+def unmatched_server_notes(scope: Scope, server_kinds: Mapping[str, str], most: int | None = None,
+                           name_chars: int | None = None) -> list[str]:
     """One note per server entry of ``scope`` that names no server of the catalog, whose servers
     and kinds are ``server_kinds``: ``"scope 'support': server 'slak' is not in the catalog; did
     you mean 'slack'?"`` (names quoted, invisible characters shown). The command line's ``scopes``
-    and the app's scope picker say these words."""
-    return [f"scope {quoted(scope.name)}: server {quoted(e)} is not in the catalog{_nearest_server(e, server_kinds)}"
-            for e in scope.unmatched_servers(server_kinds)]
+    and the app's scope picker say these words.
+
+    Args:
+        most: the most entries named (``None``: all); past it, one last note counts the others
+            (``"scope 'support': 2,995 more servers it names are not in the catalog either"``), so
+            a scope from a link cannot fill a warning with names of its choosing.
+        name_chars: the most characters of an entry quoted (``None``: whole); a longer one is cut
+            with ``…`` and its length (:func:`~.invisible.quoted_short`)."""
+    entries = scope.unmatched_servers(server_kinds)
+    shown = entries if most is None else entries[:most]
+    notes = [f"scope {quoted(scope.name)}: server {quoted(e) if name_chars is None else quoted_short(e, name_chars)} "
+             f"is not in the catalog{_nearest_server(e, server_kinds)}" for e in shown]
+    if len(entries) > len(shown):
+        more = len(entries) - len(shown)
+        notes.append(f"scope {quoted(scope.name)}: {more:,} more {'server' if more == 1 else 'servers'} it names "
+                     f"{'is' if more == 1 else 'are'} not in the catalog either")
+    return notes
 
 
 def scope_notes(scope: Scope, registration: Registration) -> list[str]:

@@ -31,6 +31,7 @@ from toolsearch.engine.config import ToolSearchConfig, changed_keys, clamped_wor
 from toolsearch.engine.wording import counted, settings_words
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes, source_stem
+from toolsearch.engine.invisible import shortened
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.samples import docs_elsewhere, samples_dir
 from toolsearch.cli.textfmt import goal_argument, headroom_pct, parse_listing_max_tokens, parse_threshold_pct, reserve_pct
@@ -441,7 +442,7 @@ def _init_state() -> None:
             continue
         if skey in _BUDGET_RANGES:  # clamped (and threshold_pct rounded) as a typed value is; nan and inf are ignored
             try:
-                value, note = settle_budget_value(skey, value)
+                value, note = settle_budget_value(skey, value, typed=raw)
             except ValueError:
                 ignored.append((qkey, raw, _link_expected(qkey, skey)))
                 continue
@@ -547,7 +548,7 @@ _BUDGET_RANGES = {"threshold_pct": (C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX),
                   "listing_max_tokens": (C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX)}
 
 
-def settle_budget_value(name: str, value: float) -> tuple[float | int, str | None]:
+def settle_budget_value(name: str, value: float, typed: str | None = None) -> tuple[float | int, str | None]:
     """The value the app uses for a typed or linked ``threshold_pct`` (%) or ``listing_max_tokens``
     (tokens), and a note saying how it differs from what was given (``None``: used as given).
 
@@ -556,10 +557,16 @@ def settle_budget_value(name: str, value: float) -> tuple[float | int, str | Non
     line does; threshold_pct is then rounded to the app's 0.1 steps, so the number a slider or box
     shows is the number every page computes with.
 
+    ``typed``: the value as the user wrote it (a link's ``1e400``), which the note names; else the
+    number is written out.
+
     Raises:
         ValueError: ``value`` is not a finite number."""
     low, high = _BUDGET_RANGES[name]
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # a whole number too large for a float: outside the range, clamped
+        number = math.copysign(1e300, value)
     if not math.isfinite(number):
         raise ValueError(f"{name} {value!r} is not a finite number")
     clamped = min(max(number, low), high)
@@ -567,7 +574,8 @@ def settle_budget_value(name: str, value: float) -> tuple[float | int, str | Non
     if clamped != number:
         # the words of the command line's and the config file's warning (clamped_words), after the
         # value as given (a whole number written out, as the command line names a typed one)
-        given = f"{int(number)}" if number.is_integer() and abs(number) < 1e15 else f"{number:g}"
+        given = (md_escape(visible(shortened(typed.strip()))) if typed is not None else
+                 f"{int(number)}" if number.is_integer() and abs(number) < 1e15 else f"{number:g}")
         return used, (f"{name} {given} {clamped_words(name, used)}, as the harness clamps such a config "
                       "value.")
     if used != number:
@@ -815,7 +823,7 @@ def _left_out_words(qkey: str, unknown: Sequence[str], known: Sequence[str]) -> 
 
 
 #: The most unknown names a link notice quotes (a hand-made link may hold any number).
-MAX_NAMES_SHOWN = 5
+MAX_NAMES_SHOWN = C.LINK_NAMES_MAX
 
 
 def _combine_from_link(params: Any, notices: list) -> None:

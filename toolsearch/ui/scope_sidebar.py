@@ -147,7 +147,8 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
     chosen = next((s for s in app_scopes() if s.name == state["scope_choice"]), None)
     if chosen is not None and catalog is not None:  # a scope from a link or a file may name servers of another catalog
         notes = [note if note.endswith("?") else note + "."
-                 for note in unmatched_server_notes(chosen, {s.name: s.kind for s in catalog.servers})]
+                 for note in unmatched_server_notes(chosen, {s.name: s.kind for s in catalog.servers},
+                                                   most=C.LINK_NAMES_MAX, name_chars=C.LINK_NAME_MAX_CHARS)]
         if notes:
             sb.warning(md_escape(" ".join([*notes, _servers_words(servers)])), icon=":material/warning:")
     for key in SCOPE_EDITOR_KEYS:  # kept while the editor is folded (its widgets are not drawn then)
