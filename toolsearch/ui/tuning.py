@@ -390,7 +390,7 @@ if common.require_catalog(v):
                "The recommendation reaches the goal at each context length below at once, with the fewest listing "
                "tokens; it is exact to 0.1% and 1 token. When the goal is out of reach somewhere, the best reachable "
                "setting keeps the goal at the lengths where it fits and gives the others the most they can hold, "
-               "says which servers cannot be named and why, and the per-length goal that is reached. The list, the goal and the headroom are kept across pages and in the link.")
+               "says which servers cannot be named and why, and the per-length goal that is reached. The list, the goal, the headroom and the reserve are kept across pages and in the link.")
     st.session_state["tuning_context_preset"] = preset_of(st.session_state.get("tuning_contexts", ""))
     servers = [server.name for server in ladder.servers]
     dropped = dropped_servers(servers)  # a link, or another catalog, may name servers this one lacks
