@@ -40,7 +40,7 @@ from ..analysis.quantities import form_word
 from ..analysis.wording import counted, settings_words
 from .. import __version__
 from .examples import add_examples
-from .textfmt import goal_argument
+from .textfmt import goal_argument, typed_float
 from .common import (GOAL_HELP, RESERVE_HELP, Parser, reserve_pct, cites_docs_page, problem_line, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
@@ -63,7 +63,7 @@ class UsageError(ToolsearchError):
 def _float_list(text: str) -> list[float]:
     """``--threshold-pcts``: comma-separated numbers (each checked like ``--threshold-pct``),
     duplicates dropped, order kept (as ``--context-lengths``)."""
-    return list(dict.fromkeys(float(_threshold_pct(part))
+    return list(dict.fromkeys(typed_float(_threshold_pct(part))
                               for part in list_items(text, "numbers of percent", "a number of percent such as 2.5")))
 
 

@@ -6,7 +6,6 @@ import argparse
 import decimal
 import difflib
 import errno
-import math
 import os
 import re
 import stat
@@ -97,7 +96,10 @@ def whole_number(text: str, expected: str, least: int | None = None, most: int |
         raise argparse.ArgumentTypeError(f"{expected}, got {quoted_short(text)}") from None
     if number != number.to_integral_value():
         written = scaled or "e" in text.lower()
-        which = f", which is {number.normalize():f}{' ' + unit if unit else ''}" if written else ""
+        spelled = f"{number.normalize():f}"
+        if len(spelled) > 24:  # 1e-400 is not spelled out as 400 zeros
+            spelled = f"{number.normalize():e}"
+        which = f", which is {spelled}{' ' + unit if unit else ''}" if written else ""
         raise argparse.ArgumentTypeError(f"{not_whole or expected}, got {quoted_short(text)}{which}")
     value = int(number)
     if (least is not None and value < least) or (most is not None and value > most):
@@ -250,6 +252,21 @@ class TypedPercent(str):
     outside 0..100, …``)."""
 
     typed: str
+
+
+class TypedFloat(float):
+    """A ``--threshold-pcts`` item as a number (percent), with ``typed``: the item as typed, which a
+    clamp warning names (``--threshold-pcts value 1e400 is outside 0..100, …``)."""
+
+    typed: str
+
+
+def typed_float(percent: "TypedPercent") -> TypedFloat:
+    """``percent`` (:func:`read_budget_value`'s reading of a ``threshold_pct``) as a number that keeps
+    the text as typed."""
+    number = TypedFloat(float(percent))
+    number.typed = percent.typed
+    return number
 
 
 class TypedTokens(int):
