@@ -99,7 +99,7 @@ def test_a_bad_scope_upload_is_one_line_naming_the_file_once():
     at.sidebar.file_uploader(key="scope_upload").set_value(("scopes.yaml", b"scopes: 5\n", "application/x-yaml")).run()
     assert not at.exception, at.exception
     assert [w.value.replace("\\", "") for w in at.sidebar.warning] == [
-        "scopes.yaml: scopes: expected a mapping of scope names (or a list of scopes), got int"]
+        "scopes.yaml: scopes: expected a mapping of scope names (or a list of scopes), got a whole number"]
 
 
 def test_a_link_defines_and_selects_the_scope():

@@ -82,7 +82,7 @@ def test_catalog_problem_and_baseline_said_once(tmp_path: Path) -> None:
     done = run_cli("check", catalog, "--baseline", catalog, "--config", typo, "--context-lengths", "200k",
                    "--goal", "any", "--format", "github")
     assert done.returncode == 0, done.stderr
-    problem = f"{catalog}: servers[0].tools[0].description: expected a string, got int; treated as missing"
+    problem = f"{catalog}: servers[0].tools[0].description: expected a string, got a whole number; treated as missing"
     assert _commands(done.stdout)[:3] == [
         ("warning", {"title": "toolsearch check: config warning", "file": str(typo), "line": "3"}, TYPO_MESSAGE),
         ("warning", {"title": "toolsearch check: catalog warning", "file": str(catalog)}, problem),

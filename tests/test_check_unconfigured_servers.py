@@ -215,7 +215,7 @@ def test_a_config_entry_the_harness_cannot_use_for_a_catalog_server_is_named(tmp
     warning = strict.stderr.splitlines()[0]
     assert warning == (f"toolsearch: warning: {config} sets up 1 MCP server otherwise than the catalog was listed with "
                        f"('github': an entry that cannot be used ({config}: mcp_servers.github.tools: expected a "
-                       "mapping (include, exclude, resources, prompts), got list)): these figures count its tools as "
+                       "mapping (include, exclude, resources, prompts), got a list)): these figures count its tools as "
                        f"the catalog lists it; fix the entry in mcp_servers of {config}")
     assert strict.stderr.splitlines()[1].startswith("toolsearch: error: check --strict: ")
 

@@ -193,7 +193,7 @@ def test_plan_config_file_bad_values_warn_and_still_run(tiny, tmp_path) -> None:
     # each warning names the file and the line of the key, as a bad YAML error names its place
     assert result.stderr.splitlines() == [
         f"toolsearch: warning: {config}: line 5: tools.tool_search.defer: expected a YAML list of tool names "
-        "(e.g. defer: [todo_list]), got str 'todo_list'; using the curated default set",
+        "(e.g. defer: [todo_list]), got a string 'todo_list'; using the curated default set",
         f"toolsearch: warning: {config}: line 3: tools.tool_search.threshold_pct: 'abc' is not a number, so the default 5% is used",
         f"toolsearch: warning: {config}: line 4: tools.tool_search.listing_max_tokens: 100 is outside 200..60,000, so it was clamped to 200 tokens"]
 
@@ -393,7 +393,7 @@ def test_json_array_of_non_objects(tmp_path) -> None:
     path = write_json(tmp_path / "arr.json", [1, 2, 3])
     line = one_line_error(run_cli("plan", path))
     assert line == (f"toolsearch: error: {path}: [0]: expected a function array (a list of tool objects), "
-                    "got a list of int")
+                    "got a list whose first item is a whole number")
 
 
 def test_unknown_tokenizer(tiny) -> None:
@@ -453,7 +453,7 @@ def test_catalog_problems_go_to_stderr_and_the_rest_loads(tmp_path) -> None:
     assert data["deferred_count"] == 1
     assert result.stderr.splitlines() == [
         f"toolsearch: catalog error: {path}: servers[0].tools[0]: expected a non-empty string 'name'; tool skipped",
-        f"toolsearch: catalog error: {path}: servers[1]: expected a server mapping with name and tools, got str; skipped",
+        f"toolsearch: catalog error: {path}: servers[1]: expected a server mapping with name and tools, got a string; skipped",
     ]
 
 

@@ -37,7 +37,7 @@ LINES = [
     "toolsearch: catalog error: {c}: servers[0].tools[2].inputSchema.properties: a set (a !!set value) is not a JSON "
     "value (a request carrying this tool would not be valid JSON); tool skipped; write a list or a mapping",
     # a description of the wrong type is repaired, not a reason to skip the tool
-    "toolsearch: catalog warning: {c}: servers[0].tools[3].description: expected a string, got date; treated as missing",
+    "toolsearch: catalog warning: {c}: servers[0].tools[3].description: expected a string, got a date; treated as missing",
 ]
 
 

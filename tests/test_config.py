@@ -305,7 +305,7 @@ def test_load_config_missing_file_and_wrong_shapes(tmp_path) -> None:
     with pytest.raises(ConfigError, match="cannot read config file"):
         load_config(tmp_path / "nope.yaml")
     (tmp_path / "list.yaml").write_text("- a\n- b\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"top level: expected a mapping .*got list"):
+    with pytest.raises(ConfigError, match=r"top level: expected a mapping .*got a list"):
         load_config(tmp_path / "list.yaml")
     (tmp_path / "tools.yaml").write_text("tools: [a]\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"tools: expected a mapping"):
@@ -481,7 +481,7 @@ def test_a_warning_never_quotes_a_credential_or_a_whole_long_value(tmp_path):
     text = "\n".join(config.warnings)
     assert key not in text and "ghp_" not in text and "9x" * 100 not in text
     assert f"{path}: line 3: tools.tool_search.defer: expected a YAML list of tool names (e.g. defer: [todo_list]), " \
-           "got str '••••'; using the curated default set" in config.warnings
+           "got a string '••••'; using the curated default set" in config.warnings
     assert f"{path}: line 4: tools.tool_search.threshold_pct: '••••' is not a number, so the default 5% is used" in config.warnings
     assert any(w.startswith(f"{path}: line 5: tools.tool_search.listing_max_tokens: '9x9x") and "…" in w
                and len(w) < len(str(path)) + 190 for w in config.warnings)  # the value cut short

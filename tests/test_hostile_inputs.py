@@ -204,7 +204,7 @@ def test_namespaces_typed_on_the_strategies_page_take_tool_names_as_text() -> No
     at.switch_page("toolsearch/ui/strategies.py").run()
     assert not at.exception, at.exception
     assert [e.value for e in at.error] == [
-        r"Namespaces not used\: \[0\]\.tools\[1\]\: expected a tool wire name \(text\), got dict"]
+        r"Namespaces not used\: \[0\]\.tools\[1\]\: expected a tool wire name \(text\), got a mapping"]
 
 
 def _enum_form(properties: dict) -> None:

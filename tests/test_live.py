@@ -636,7 +636,7 @@ def test_app_uploaded_config_starts_nothing_until_connect(tmp_path) -> None:
     assert statuses.loc["gone", "reason / flags"] == "cannot start 'toolsearch-no-such-command-xyz': command not found"
     assert statuses.loc["notamap", "state"] == "failed"
     assert statuses.loc["notamap", "reason / flags"] == ("mcp.json: mcpServers.notamap: expected a mapping with "
-                                                         "'command' or 'url', got str")
+                                                         "'command' or 'url', got a string")
     assert [s.name for s in at.session_state["live_catalog"].servers] == ["local"]
 
 
@@ -821,7 +821,7 @@ def test_bad_entries_fail_alone_and_the_others_connect(tmp_path) -> None:
     assert [s["name"] for s in data["servers"]] == ["good"] and len(data["servers"][0]["tools"]) == 7
     failed = data["snapshot"]["failed"]
     assert failed == {
-        "notamap": f"{config}: mcpServers.notamap: expected a mapping with 'command' or 'url', got str",
+        "notamap": f"{config}: mcpServers.notamap: expected a mapping with 'command' or 'url', got a string",
         "nocommand": f"{config}: mcpServers.nocommand: expected 'command' (a non-empty string) for a stdio server, "
                      "or 'url' for a remote one",
         "badurl": f"{config}: mcpServers.badurl.url: expected an http:// or https:// URL with a host, "

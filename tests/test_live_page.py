@@ -214,7 +214,7 @@ def test_the_raw_json_toggle_carries_the_arguments_both_ways(connected) -> None:
     at.toggle(key="live_raw").set_value(True).run()
     at.text_area(key="live_arguments").input("[1, 2]")
     at.button(key="live_call").click().run()
-    assert _errors(at) == [_shown("Arguments: expected a JSON object, got list")]
+    assert _errors(at) == [_shown("Arguments: expected a JSON object, got a list")]
 
 
 def test_calls_after_connect_reuse_the_session_and_disconnect_stops_the_server(connected) -> None:

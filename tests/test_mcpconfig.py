@@ -136,7 +136,7 @@ def test_unset_and_empty_variables_stay_literal_and_keys_are_not_interpolated() 
 def test_yaml_boolean_server_names_are_warned_about() -> None:
     config = parse_config_text("mcp_servers:\n  off:\n    command: x\n", "config.yaml")
     assert [s.name for s in config.servers] == ["False"]
-    assert config.warnings == ("config.yaml: mcp_servers.False: the server name was read as bool False "
+    assert config.warnings == ("config.yaml: mcp_servers.False: the server name was read as true/false (false) "
                                "(YAML reads on/off/yes/no as booleans); quote it to keep the name",)
 
 
@@ -272,10 +272,10 @@ def test_a_secret_of_one_server_is_masked_in_what_another_server_sends_back() ->
 # --- errors -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("data, fragment", [
-    ({"mcpServers": {"x": "npx"}}, "cfg.json: mcpServers.x: expected a mapping with 'command' or 'url', got str"),
+    ({"mcpServers": {"x": "npx"}}, "cfg.json: mcpServers.x: expected a mapping with 'command' or 'url', got a string"),
     ({"mcpServers": {"x": {"args": ["a"]}}}, "cfg.json: mcpServers.x: expected 'command' (a non-empty string)"),
-    ({"mcpServers": {"x": {"command": "c", "args": ["a", {"b": 1}]}}}, "cfg.json: mcpServers.x.args[1]: expected a string, got dict"),
-    ({"mcpServers": {"x": {"command": "c", "args": 3}}}, "cfg.json: mcpServers.x.args: expected a list of strings, got int"),
+    ({"mcpServers": {"x": {"command": "c", "args": ["a", {"b": 1}]}}}, "cfg.json: mcpServers.x.args[1]: expected a string, got a mapping"),
+    ({"mcpServers": {"x": {"command": "c", "args": 3}}}, "cfg.json: mcpServers.x.args: expected a list of strings, got a whole number"),
     ({"mcpServers": {"x": {"command": "c", "env": ["A=1"]}}}, "cfg.json: mcpServers.x.env: expected a mapping"),
     ({"mcpServers": {"x": {"type": "websocket", "url": "ws://h"}}}, "cfg.json: mcpServers.x.type: expected stdio, http or sse, got 'websocket'"),
     ({"servers": {"x": {"type": "http", "url": "ftp://h/x"}}}, "cfg.json: servers.x.url: expected an http:// or https:// URL"),
@@ -371,7 +371,7 @@ def test_cli_a_bad_entry_fails_alone_and_starts_nothing(tmp_path) -> None:
     # keeps working: test_live.test_plan_lists_failed_and_skipped_servers_with_their_reason).
     assert (result.returncode, result.stdout) == (2, ""), result.stderr
     assert re.fullmatch(rf"toolsearch: live: x: failed after 0\.\d\d s: {re.escape(str(path))}: mcpServers\.x\.args: "
-                        r"expected a list of strings, got int\n"
+                        r"expected a list of strings, got a whole number\n"
                         rf"toolsearch: error: {re.escape(str(path))}: no server listed its tools \(1 server failed: "
                         r"'x'; the reason is above\), so nothing was read from it; [^\n]*\n", result.stderr), result.stderr
 

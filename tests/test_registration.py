@@ -190,7 +190,7 @@ def test_filters_cases_33_to_38(config, kept, warns) -> None:
 
 def test_case38_warning_names_the_key() -> None:
     _, warnings = filter_tool_names(FILTER_NAMES, {"include": {"a": 1}})
-    assert warnings == ["tools.include: expected a list or a string, got dict; ignored"]
+    assert warnings == ["tools.include: expected a list or a string, got a mapping; ignored"]
 
 
 def test_filters_match_raw_names_in_registration_and_never_drop_utilities() -> None:
@@ -418,7 +418,7 @@ def test_mcp_client_config_is_refused_with_a_clear_message(tmp_path) -> None:
 @pytest.mark.parametrize("text, fragment", [
     ("42\n", "top level: expected a catalog"),
     ("", "got an empty document"),
-    ("[1, 2, 3]\n", "[0]: expected a function array (a list of tool objects), got a list of int"),
+    ("[1, 2, 3]\n", "[0]: expected a function array (a list of tool objects), got a list whose first item is a whole number"),
     ('["a"]\n', "[0]: expected a function array"),
 ])
 def test_unusable_documents_raise(text, fragment) -> None:
@@ -486,8 +486,8 @@ def test_bad_items_are_reported_by_place_and_the_rest_loads(tmp_path) -> None:
     ]
     messages = {p.where.split(": ", 1)[1]: p.message for p in catalog.problems}
     assert messages["servers[0].tools[0]"] == "expected a non-empty string 'name'; tool skipped"
-    assert messages["servers[0].tools[2].description"] == "expected a string, got int; treated as missing"
-    assert messages["servers[1]"].startswith("expected a server mapping with name and tools, got str")
+    assert messages["servers[0].tools[2].description"] == "expected a string, got a whole number; treated as missing"
+    assert messages["servers[1]"].startswith("expected a server mapping with name and tools, got a string")
     # The non-object schema still registers, as an empty object schema.
     reg = register_catalog(catalog)
     t1 = reg.by_name()["mcp__a__t1"]

@@ -113,7 +113,7 @@ def test_scope_file_mapping_list_and_bad_entries():
     assert scopes[1].servers is None
     assert [(p.severity, p.where, p.message) for p in problems] == [
         ("error", "scopes.yaml: scopes.broken.servers",
-         "expected a list of server names (or one string), got int; scope skipped"),
+         "expected a list of server names (or one string), got a whole number; scope skipped"),
         ("error", "scopes.yaml: scopes.typo",
          "unknown key 'server' (expected servers, include, exclude, description); scope skipped"),
     ]
@@ -335,7 +335,7 @@ def test_hermes_platform_toolsets_become_scopes(inspector):
     assert [s.name for s in scopes] == ["cli", "telegram", "webhook", "api_server"]
     assert scopes[0].platform == PlatformRule(("hermes-cli",), ("slack",), ("billing",))
     assert [(p.severity, p.where, p.message) for p in problems] == [
-        ("error", "config.yaml: platform_toolsets.broken", "expected a list of toolset names, got str; platform skipped")]
+        ("error", "config.yaml: platform_toolsets.broken", "expected a list of toolset names, got a string; platform skipped")]
     reach = {s.name: sorted(inspector.scoped(s).registration.server_kinds) for s in scopes}
     assert reach == {"cli": ["core", "linear"], "telegram": ["core"], "webhook": ["core"], "api_server": ["core", "linear"]}
 
@@ -449,7 +449,7 @@ def test_cli_scope_file_selection_and_errors(catalog_file, tmp_path):
     assert picked.returncode == 0, picked.stderr
     assert list(json.loads(picked.stdout)["tools"]) == ["mcp__billing__refund_payment"]
     assert (f"toolsearch: scope file error: {scope_file}: scopes.bad.servers: expected a list "
-            "of server names (or one string), got dict; scope skipped\n") in picked.stderr
+            "of server names (or one string), got a mapping; scope skipped\n") in picked.stderr
     both = json.loads(run_cli("plan", catalog_file, "--scope-file", scope_file, "--json").stdout)
     assert [d["scope"]["name"] for d in both] == ["support", "finance"]
     unknown = run_cli("plan", catalog_file, "--scope-file", scope_file, "--scope", "nope")

@@ -33,8 +33,8 @@ def test_an_object_in_place_of_a_setting_is_named_by_its_type(tmp_path) -> None:
     assert "Kestrel" not in done.stdout + done.stderr + written
     reasons = sorted(line.split(" s: ", 1)[1] for line in done.stderr.splitlines() if line.startswith("toolsearch: live: "))
     assert reasons == [
-        f"{config}: mcpServers.remote.type: expected stdio, http or sse, got dict",
-        f"{config}: mcpServers.slow.timeout: expected a number of seconds, got dict",
-        f"{config}: mcpServers.typed.type: expected stdio, http or sse, got dict",
+        f"{config}: mcpServers.remote.type: expected stdio, http or sse, got a mapping",
+        f"{config}: mcpServers.slow.timeout: expected a number of seconds, got a mapping",
+        f"{config}: mcpServers.typed.type: expected stdio, http or sse, got a mapping",
         f"{config}: mcpServers.words.timeout: expected a number of seconds, got '30s'",
     ]

@@ -37,10 +37,10 @@ def test_a_value_pasted_into_a_name_or_a_setting_is_not_quoted(tmp_path: Path) -
     assert _reasons(done.stderr) == [
         f"{config}: mcpServers.envkey.env: the variable 'API_KEY=••••' has an empty name, a '=' in its name or a NUL "
         "character (U+0000); no program can be started with it",
-        f"{config}: mcpServers.envlist.env.API_KEY=••••: expected a string, got list",
+        f"{config}: mcpServers.envlist.env.API_KEY=••••: expected a string, got a list",
         f"{config}: mcpServers.header.headers: expected header names of letters, digits and !#$%&'*+-.^_`|~, "
         "got 'Authorization: ••••'",
-        f"{config}: mcpServers.headerlist.headers.Authorization: ••••: expected a string, got list",
+        f"{config}: mcpServers.headerlist.headers.Authorization: ••••: expected a string, got a list",
         f"{config}: mcpServers.slow.timeout: expected a number of seconds, got '••••'",
         f"{config}: mcpServers.typed.type: expected stdio, http or sse, got 'Bearer ••••'",
         f"{config}: mcpServers.words.timeout: expected a number of seconds, got '30s'",

@@ -586,8 +586,8 @@ def test_hermes_store_with_tool_calls_of_the_wrong_type_skips_them_with_a_word(t
     conn.close()
     loaded = load_sessions([path])
     assert [str(p) for p in loaded.problems] == [
-        f"{path}: session 's1': messages[0]: expected 'tool_calls' as a JSON list of calls, got int; calls skipped",
-        f"{path}: session 's1': messages[1]: expected 'tool_calls' as a JSON list of calls, got bytes; calls skipped"]
+        f"{path}: session 's1': messages[0]: expected 'tool_calls' as a JSON list of calls, got a whole number; calls skipped",
+        f"{path}: session 's1': messages[1]: expected 'tool_calls' as a JSON list of calls, got binary data; calls skipped"]
     assert [type(event).__name__ for event in loaded.sessions[0].events] == ["SearchEvent"]
 
 
@@ -646,7 +646,7 @@ def test_anthropic_content_block_that_is_not_an_object_is_reported():
     loaded = load_sessions_text(text, "conv.json")
     assert [str(p) for p in loaded.problems] == [
         "conv.json: messages[1].content[0]: expected a content block object, got null; block skipped",
-        "conv.json: messages[1].content[1]: expected a content block object, got int; block skipped"]
+        "conv.json: messages[1].content[1]: expected a content block object, got a whole number; block skipped"]
     assert [e.name for e in loaded.sessions[0].events] == ["get_weather"]
 
 
@@ -664,7 +664,7 @@ def test_claude_code_entries_whose_message_or_counters_are_wrong_are_reported(tm
     problems = [str(p) for p in loaded.problems]
     assert len(problems) == 2, problems
     assert problems[0].endswith(".message.usage.output_tokens: expected a count of tokens, got -7; not counted")
-    assert problems[1].endswith("a user entry whose 'message' is not an object (got str); entry skipped")
+    assert problems[1].endswith("a user entry whose 'message' is not an object (got a string); entry skipped")
     session = loaded.sessions[0]
     assert session.counters == {"input_tokens": 120} and [e.name for e in session.events] == ["get_weather"]
     path = tmp_path / "cc.jsonl"
@@ -1014,12 +1014,12 @@ def test_a_tool_call_entry_without_a_tool_name_is_reported_not_dropped():
     assert [e.name for e in loaded.sessions[0].events] == ["mcp__github__create_issue"]
     where = "conv.json[0]: session 'c1'"
     assert [str(p) for p in loaded.problems] == [
-        f"{where}: step 1 (tool_call): calls[0]: expected an object with a tool 'name', got a number as the name; "
+        f"{where}: step 1 (tool_call): calls[0]: expected an object with a tool 'name', got a whole number as the name; "
         "not counted as a call",
         f"{where}: step 1 (tool_call): calls[1]: expected an object with a tool 'name', got null; not counted as a call",
         f"{where}: step 1 (tool_call): calls[2]: expected an object with a tool 'name', got a string; "
         "not counted as a call",
-        f"{where}: step 2 (tool_call): expected 'calls' to be a list of calls, got a number; not counted as a call"]
+        f"{where}: step 2 (tool_call): expected 'calls' to be a list of calls, got a whole number; not counted as a call"]
 
 
 def test_an_uploaded_store_with_a_session_id_twice_names_the_upload_not_a_temporary_file(tmp_path):
@@ -1341,7 +1341,7 @@ def test_problems_found_after_reading_are_capped_per_file_too(tmp_path):
             f"cannot be read); only the first {MAX_NAMED_PROBLEMS} are named")
     once = [str(p) for p in load_sessions([path], "openai").problems]
     assert once[:2] == [f"{path}[{i}]: session 'c{i}': step 1 (tool_call): expected 'calls' to be a list of calls, "
-                        "got a number; not counted as a call" for i in range(2)]
+                        "got a whole number; not counted as a call" for i in range(2)]
     assert len(once) == MAX_NAMED_PROBLEMS + 1 and once[-1] == more
     twice = load_sessions([path, path], "openai")
     assert len(twice.sessions) == 300

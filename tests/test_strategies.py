@@ -489,7 +489,7 @@ def test_skills_folder_one_bad_skill_never_drops_the_others(tmp_path):
         ("error", "no-desc/SKILL.md: frontmatter.description", "skill 'no-desc': expected a non-empty string; skill skipped"),
         ("error", "no-front/SKILL.md: line 1", "expected YAML frontmatter opening with a '---' line; skill skipped"),
         ("warning", "other-folder/SKILL.md: frontmatter.metadata.include_tools",
-         "expected a space-separated string of tool names, got int; ignored"),
+         "expected a space-separated string of tool names, got a whole number; ignored"),
         ("warning", "other-folder/SKILL.md: frontmatter.name",
          "'renamed' differs from its folder name 'other-folder' (Agent Skills expects them equal); kept"),
         ("error", "unclosed/SKILL.md: line 1", "the frontmatter opened here has no closing '---' line; skill skipped"),
@@ -517,7 +517,7 @@ def test_skills_uploads_one_bad_skill_list_never_drops_the_others():
     assert result.names == ("good", "one")
     assert [(p.severity, p.where, p.message) for p in result.problems] == [
         ("error", "broken.yaml: top level",
-         "expected a list of skills (or a mapping with a 'skills' list), got dict; file skipped")]
+         "expected a list of skills (or a mapping with a 'skills' list), got a mapping; file skipped")]
     with pytest.raises(SkillError, match="broken.yaml: top level"):
         skills_from_texts([("broken.yaml", "name: not a list\n")])
 

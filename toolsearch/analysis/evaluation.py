@@ -101,7 +101,7 @@ from ..engine.search import (REGEX_LITERAL_WORDS, REGEX_MAX_PATTERN_CHARS, Searc
                              evidence_shortfall, regex_is_literal)
 from ..engine.wording import counted
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
-from ..engine.invisible import kind_of, quoted, reveal
+from ..engine.invisible import kind_of, quoted, reveal, yaml_kind
 from .wording import evaluation_share
 from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_label, variant_options  # noqa: F401
 
@@ -251,7 +251,7 @@ def _label(value: Any, where: str, what: str, one_line: bool = True) -> str:
     if value is None:
         return ""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise QueryFileError(f"{where}: expected '{what}' to be a string or a whole number, got {type(value).__name__}")
+        raise QueryFileError(f"{where}: expected '{what}' to be a string or a whole number, got {yaml_kind(value)}")
     return _one_line(str(value), where, what) if one_line else str(value)
 
 
@@ -319,7 +319,7 @@ def parse_queries(data: Any, origin: str = "<query file>",
         task_id = item.get("id")
         if isinstance(task_id, bool) or not isinstance(task_id, (str, int)) or not str(task_id).strip():
             got = ("" if isinstance(task_id, str) else " (there is none)" if task_id is None
-                   else f", got {type(task_id).__name__}")  # a blank string needs no "got"
+                   else f", got {yaml_kind(task_id)}")  # a blank string needs no "got"
             raise QueryFileError(f"{where}: expected a non-empty 'id' (a string or a whole number){got}")
         task_id = _one_line(str(task_id).strip(), where, "id")
         where = f"{origin}: tasks[{i}] ({reveal(task_id)})"

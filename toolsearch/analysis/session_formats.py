@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from urllib.parse import quote
 
-from ..engine.invisible import quoted
+from ..engine.invisible import quoted, yaml_kind
 from ..engine import readers
 from ..engine.constants import CONTEXT_LENGTH_ARG_MAX
 from ..engine.errors import InputLimitError, ToolsearchError
@@ -1260,7 +1260,7 @@ def _a_json_type(value: Any) -> str:
         return str(value).lower()
     if isinstance(value, float):
         return f"the number {value!r}"
-    return {dict: "an object", list: "a list"}.get(type(value), type(value).__name__)
+    return "an object" if isinstance(value, dict) else yaml_kind(value)
 
 
 def _cell_id(value: Any) -> str:
@@ -1341,7 +1341,7 @@ def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str,
                 calls = [calls]
             if calls is not None and not isinstance(calls, list):
                 out.problems.append(SessionProblem(place, "expected 'tool_calls' as a JSON list of calls, got "
-                                                          f"{type(calls).__name__}; calls skipped"))
+                                                          f"{yaml_kind(calls)}; calls skipped"))
                 calls = None
             for j, call in enumerate(calls or []):
                 use = _openai_call(call)
@@ -1528,7 +1528,7 @@ def _add_anthropic_blocks(session: RawSession, content: Any, where: str, out: Re
         return  # plain text: no tool events
     for index, block in enumerate(content):
         if not isinstance(block, dict):
-            got = "null" if block is None else type(block).__name__
+            got = yaml_kind(block)
             (notes if notes is not None else out.problems).append(SessionProblem(
                 f"{where}.content[{index}]", f"expected a content block object, got {got}; block skipped"))
             continue
@@ -1624,7 +1624,7 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
             if kind not in ("user", "assistant"):
                 continue  # summaries, snapshots and other entries carry no messages
             if not isinstance(message, dict):
-                got = "nothing" if message is None else type(message).__name__
+                got = "nothing" if message is None else yaml_kind(message)
                 out.problems.append(SessionProblem(where, f"a {kind} entry whose 'message' is not an object "
                                                           f"(got {got}); entry skipped"))
                 continue

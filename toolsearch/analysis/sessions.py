@@ -43,7 +43,7 @@ from ..engine import readers
 from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
-from ..engine.invisible import marker, quoted, reveal_line
+from ..engine.invisible import marker, quoted, reveal_line, yaml_kind
 from ..engine.secrets import (mask_program_options, mask_token_shapes, scrub_data, scrub_text, secret_key_name,
                               secret_option_value)
 from ..engine.plan import listing_budget, split_tools
@@ -568,16 +568,12 @@ def _call_targets(arguments: Any, skipped: list[str] | None = None) -> list[tupl
 
 
 def _kind(value: Any) -> str:
-    """What a value is, in words, for a message: ``null``, ``a number``, ``a list``, ``a blank string``."""
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        return "a blank string" if not value.strip() else "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else type(value).__name__
+    """What a value is, in words, for a message: :func:`~toolsearch.engine.invisible.yaml_kind`'s
+    words (``null``, ``a whole number``, ``a list``), but ``a blank string`` for a string of spaces
+    only and ``an object`` for a mapping (a session store is JSON)."""
+    if isinstance(value, str) and not value.strip():
+        return "a blank string"
+    return "an object" if isinstance(value, dict) else yaml_kind(value)
 
 
 def extract(raw: RawSession, problems: list[SessionProblem] | None = None) -> Session:

@@ -34,7 +34,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import yaml
 
-from ..engine.invisible import quoted
+from ..engine.invisible import quoted, yaml_kind
 from ..engine import constants as C
 from ..engine import readers
 from ..engine.catalog import Problem
@@ -127,7 +127,7 @@ def _words(value: Any, where: str, key: str, problems: list[Problem]) -> tuple[s
         items = [w for v in value for w in v.split()]
     else:
         problems.append(Problem("warning", f"{where}.{key}",
-                                f"expected a space-separated string of tool names, got {type(value).__name__}; ignored"))
+                                f"expected a space-separated string of tool names, got {yaml_kind(value)}; ignored"))
         return ()
     return tuple(dict.fromkeys(items))
 
@@ -137,7 +137,7 @@ def _skill_from_mapping(data: Any, where: str, problems: list[Problem], body: st
                         origin: str | None = None) -> Skill | None:
     """Validate one skill's fields (frontmatter or a YAML list entry). ``where`` prefixes places."""
     if not isinstance(data, Mapping):
-        got = "nothing" if data is None else type(data).__name__
+        got = "nothing" if data is None else yaml_kind(data)
         problems.append(Problem("error", where, f"expected a mapping with name and description, got {got}; skill skipped"))
         return None
     name = data.get("name")
@@ -164,7 +164,7 @@ def _skill_from_mapping(data: Any, where: str, problems: list[Problem], body: st
                                 f"{C.SKILL_DESCRIPTION_MAX_CHARS}; kept"))
     metadata = data.get("metadata") or {}
     if not isinstance(metadata, Mapping):
-        problems.append(Problem("warning", f"{where}.metadata", f"expected a mapping, got {type(metadata).__name__}; ignored"))
+        problems.append(Problem("warning", f"{where}.metadata", f"expected a mapping, got {yaml_kind(metadata)}; ignored"))
         metadata = {}
     include = _words(metadata.get("include_tools"), f"{where}.metadata", "include_tools", problems)
     if allow_body_keys and "include_tools" in data:
@@ -174,7 +174,7 @@ def _skill_from_mapping(data: Any, where: str, problems: list[Problem], body: st
     if allow_body_keys:
         raw_body = data.get("body")
         if raw_body is not None and not isinstance(raw_body, str):
-            problems.append(Problem("warning", f"{where}.body", f"expected text, got {type(raw_body).__name__}; ignored"))
+            problems.append(Problem("warning", f"{where}.body", f"expected text, got {yaml_kind(raw_body)}; ignored"))
             raw_body = None
         body = (raw_body or "").strip("\n")
         stated = data.get("body_tokens")
@@ -234,7 +234,7 @@ def parse_skill_list(text: str, origin: str, problems: list[Problem]) -> list[Sk
     else:
         prefix = ""
     if not isinstance(data, list):
-        got = "an empty document" if data is None else type(data).__name__
+        got = "an empty document" if data is None else yaml_kind(data)
         raise SkillError(f"{origin}: top level: expected a list of skills (or a mapping with a 'skills' list), got {got}")
     skills = []
     for index, item in enumerate(data):

@@ -56,7 +56,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import yaml
 
-from ..engine.invisible import quoted, reveal_line
+from ..engine.invisible import quoted, reveal_line, yaml_kind
 from ..engine import constants as C
 from ..engine import readers
 from ..engine.bridge import Bridge
@@ -202,7 +202,7 @@ def parse_events(data: Any, origin: str, warnings: list[str] | None = None) -> t
         data, prefix = data["events"], "events"
     if not isinstance(data, list):
         raise StrategyError(f"{origin}: top level: expected a list of events such as '- {{call: NAME}}' or "
-                            f"'- compaction', got {type(data).__name__}")
+                            f"'- compaction', got {yaml_kind(data)}")
     if len(data) > MAX_EVENTS:  # refused before any event is checked
         raise readers.limit_error(StrategyError, f"{origin}: {len(data):,} events, over the limit of {MAX_EVENTS:,} "
                                                  "per timeline; keep the events of one conversation")
@@ -225,7 +225,7 @@ def _parse_event(item: Any, where: str) -> Event:
         ((kind, arg),) = item.items()
         kind = str(kind).strip()
     else:
-        got = f"a mapping with {len(item)} keys" if isinstance(item, Mapping) else type(item).__name__
+        got = f"a mapping with {len(item)} keys" if isinstance(item, Mapping) else yaml_kind(item)
         raise StrategyError(f"{where}: expected one event such as 'compaction' or {{call: NAME}}, got {got}")
     if kind not in EVENT_KINDS:
         raise StrategyError(f"{where}: unknown event {quoted(kind)}; expected one of {', '.join(EVENT_KINDS)}")

@@ -30,7 +30,7 @@ from collections.abc import Mapping  # not typing.Mapping: isinstance on it is m
 from typing import Any, Iterable, Sequence
 
 
-from .invisible import quoted, quoted_short, shortened
+from .invisible import quoted, quoted_short, shortened, yaml_kind
 from . import constants as C
 from . import readers
 from .errors import CatalogError, InputLimitError
@@ -347,7 +347,7 @@ def _got(raw: Mapping[str, Any], key: str) -> str:
         return ", got binary data (a !!binary value)"
     if isinstance(value, str):
         return ", got a blank string"
-    return f", got a {'mapping' if isinstance(value, Mapping) else 'list' if isinstance(value, list) else type(value).__name__}"
+    return f", got {yaml_kind(value)}"
 
 
 def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
@@ -356,7 +356,7 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
         return None
     if not isinstance(raw, Mapping):
         problems.append(Problem("error", f"{origin}: {path}",
-                                f"expected a tool mapping with a name, got {type(raw).__name__}; skipped"))
+                                f"expected a tool mapping with a name, got {yaml_kind(raw)}; skipped"))
         return None
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -372,7 +372,7 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
     description = raw.get("description")
     if description is not None and not isinstance(description, str):
         problems.append(Problem("warning", f"{origin}: {path}.description",
-                                f"expected a string, got {type(description).__name__}; treated as missing"))
+                                f"expected a string, got {yaml_kind(description)}; treated as missing"))
         description = None
     schema = raw.get(schema_key, raw.get("input_schema"))
     if schema is None and schema_key == "inputSchema" and "parameters" in raw:
@@ -381,7 +381,7 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
                                 "no parameters ('parameters' is kept as an unknown key)"))
     if schema is not None and not isinstance(schema, Mapping):
         problems.append(Problem("warning", f"{origin}: {path}.{schema_key}",
-                                f"expected a JSON Schema object, got {type(schema).__name__}; "
+                                f"expected a JSON Schema object, got {yaml_kind(schema)}; "
                                 "registered as an empty object schema"))
     if isinstance(schema, Mapping):
         try:
@@ -423,7 +423,7 @@ def _not_json(value: Any) -> tuple[str, str] | None:
     if isinstance(value, (set, frozenset)):
         return "a set (a !!set value) is not a JSON value", "; write a list or a mapping"
     if not isinstance(value, _JSON_SCALARS) and not isinstance(value, (Mapping, list, tuple)):
-        return f"a {type(value).__name__} is not a JSON value", ""
+        return f"{yaml_kind(value)} is not a JSON value", ""
     return None
 
 
@@ -476,7 +476,7 @@ def _key_kind(key: Any) -> str:
         return f"the number {_key_text(key)}"
     if isinstance(key, (datetime.date, datetime.datetime)):
         return f"the date {_key_text(key)}"
-    return f"a {type(key).__name__}"
+    return yaml_kind(key)
 
 
 def _key_text(key: Any) -> str:
@@ -552,7 +552,7 @@ def _tools_from_list(raw: Any, origin: str, path: str, problems: list[Problem],
         return ()
     if not isinstance(raw, list):
         problems.append(Problem("error", f"{origin}: {path}",
-                                f"expected a list of tools, got {type(raw).__name__}; no tools read"))
+                                f"expected a list of tools, got {yaml_kind(raw)}; no tools read"))
         return ()
     tools = []
     for index, item in enumerate(raw):
@@ -565,7 +565,7 @@ def _tools_from_list(raw: Any, origin: str, path: str, problems: list[Problem],
 def _server_from_data(raw: Any, origin: str, path: str, problems: list[Problem]) -> Server | None:
     if not isinstance(raw, Mapping):
         problems.append(Problem("error", f"{origin}: {path}",
-                                f"expected a server mapping with name and tools, got {type(raw).__name__}; skipped"))
+                                f"expected a server mapping with name and tools, got {yaml_kind(raw)}; skipped"))
         return None
     name = raw.get("name")
     if not isinstance(name, str):
@@ -685,7 +685,7 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
         if data and not any(isinstance(item, Mapping) for item in data):
             # Nothing in it is a tool object: not a function array at all, so fail the file.
             raise CatalogError(f"{origin}: [0]: expected a function array (a list of tool objects), "
-                               f"got a list of {type(data[0]).__name__}")
+                               f"got a list whose first item is {yaml_kind(data[0])}")
         if _list_shape(data, origin) == "mcp":
             return _mcp_tool_list(data, origin, stem, problems)
         tools = []
@@ -698,14 +698,14 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
     if isinstance(data, Mapping) and any(k in data for k in ("mcpServers", "mcp_servers", "servers")):
         key = next(k for k in ("servers", "mcpServers", "mcp_servers") if k in data)
         if not isinstance(data[key], Mapping):  # neither a catalog's list nor a client config's servers
-            got = type(data[key]).__name__ if data[key] is not None else "nothing"
+            got = yaml_kind(data[key]) if data[key] is not None else "nothing"
             catalog = "a list of servers (a catalog) or " if key == "servers" else ""
             raise CatalogError(f"{origin}: {key}: expected {catalog}a mapping of server names to their settings "
                                f"(an MCP client config); got {got}")
         raise CatalogError(f"{origin}: this is an MCP client config (mcpServers / servers / mcp_servers), "
                            "not a catalog; its tools are read by connecting to its servers: upload it on the app's "
                            "Live servers page, or give it to a toolsearch command as a source")
-    got = type(data).__name__ if data is not None else "an empty document"
+    got = yaml_kind(data) if data is not None else "an empty document"
     raise CatalogError(f"{origin}: top level: expected a catalog (a mapping with a 'servers' list), "
                        f"a tools/list result (a mapping with a 'tools' list), a list of MCP tools (each with inputSchema) "
                        f"or a function array (a list of functions); got {got}")

@@ -19,7 +19,7 @@ import yaml
 from . import constants as C
 from . import readers
 from .errors import ConfigError
-from .invisible import yaml_spelled
+from .invisible import yaml_kind, yaml_spelled
 from .secrets import mask_token_shapes
 from .wording import settings_words, threshold_value
 
@@ -293,7 +293,7 @@ def parse_defer(value: Any) -> tuple[tuple[str, ...], bool, str | None]:
         return tuple(sorted(names)), False, None
     warning = (
         f"tools.tool_search.defer: expected a YAML list of tool names (e.g. defer: [todo_list]), "
-        f"got {type(value).__name__} {shown_value(value)}; using the curated default set"
+        f"got {yaml_kind(value)} {shown_value(value)}; using the curated default set"
     )
     return default, True, warning
 
@@ -417,10 +417,10 @@ def config_from_text(text: str, path: str) -> ToolSearchConfig:
     """
     data = readers.load_yaml(text, path, ConfigError)
     if data is not None and not isinstance(data, Mapping):
-        raise ConfigError(f"{path}: top level: expected a mapping (a harness config.yaml), got {type(data).__name__}")
+        raise ConfigError(f"{path}: top level: expected a mapping (a harness config.yaml), got {yaml_kind(data)}")
     tools = (data or {}).get("tools")
     if tools is not None and not isinstance(tools, Mapping):
-        raise ConfigError(f"{path}: tools: expected a mapping with a tool_search key, got {type(tools).__name__}")
+        raise ConfigError(f"{path}: tools: expected a mapping with a tool_search key, got {yaml_kind(tools)}")
     if tools is None or "tool_search" not in tools:
         where = "no tools key" if tools is None else (
             "tools has no tool_search key" + (f" (it has {', '.join(map(_shown_key, list(tools)[:6]))})" if tools else ""))

@@ -23,6 +23,7 @@ import json
 import math
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -264,6 +265,42 @@ def yaml_spelled(value: Any, limit: int | None = None) -> str:
                 break
         return ("{%s}" if isinstance(value, dict) else "[%s]") % ", ".join(parts)
     return quoted(repr(value))
+
+
+def yaml_kind(value: Any) -> str:
+    """What kind of value a YAML or JSON file gave, in the file's words rather than Python's, for a
+    message that says what it got instead of what it expected (``got a mapping``, not ``got dict``).
+
+    ``value`` is a value as the YAML or JSON reader returns it. Returns ``"a mapping"`` (a YAML
+    mapping, a JSON object), ``"a list"``, ``"a string"``, ``"a whole number"`` (``5``),
+    ``"a number"`` (``2.5``, ``.inf``, ``.nan``), ``"true/false"`` (a boolean), ``"null"``
+    (``null``, ``~`` or nothing after the colon), ``"a date"`` (YAML reads an unquoted
+    ``2024-01-01`` so, with or without a time), ``"a time"``, ``"binary data"`` (a ``!!binary``
+    value), ``"a set"`` (a ``!!set`` value), and ``"a value of another kind"`` for anything else.
+    The value itself is not shown: :func:`yaml_spelled` spells it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):  # before int: a bool is an int to Python
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, datetime.date):  # datetime.datetime is a date
+        return "a date"
+    if isinstance(value, datetime.time):
+        return "a time"
+    if isinstance(value, (bytes, bytearray)):
+        return "binary data"
+    if isinstance(value, (set, frozenset)):
+        return "a set"
+    return "a value of another kind"
 
 
 def _form(text: str) -> str:

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 from . import readers
 from .errors import ProfileError
+from .invisible import yaml_kind
 
 #: Every key a profile must have, by section.
 REQUIRED_KEYS: dict[str, tuple[str, ...]] = {
@@ -129,7 +130,7 @@ def parse_profile(data: Any, source: str) -> Profile:
                 raise ProfileError(f"{source}: {section}.{key}: missing (every key of the default profile is required)")
             value = raw.get(key)
             if not isinstance(value, str):
-                raise ProfileError(f"{source}: {section}.{key}: expected a string, got {type(value).__name__}")
+                raise ProfileError(f"{source}: {section}.{key}: expected a string, got {yaml_kind(value)}")
             _check_placeholders(source, section, key, value)
             values[key] = value
         sections[section] = values

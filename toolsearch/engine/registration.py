@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence  # not typing.Mapping: isinstance on it is much slower
 from typing import Any
 
-from .invisible import quoted, quoted_short
+from .invisible import quoted, quoted_short, yaml_kind
 from . import constants as C
 from .catalog import Catalog, Problem, Server, Tool
 from .gcpause import gc_paused
@@ -116,9 +116,9 @@ def filter_tool_names(names: list[str], tools_config: Mapping[str, Any] | None) 
     include = _patterns(include_raw)
     exclude = _patterns(exclude_raw)
     if include_raw is not None and include is None:
-        warnings.append(f"tools.include: expected a list or a string, got {type(include_raw).__name__}; ignored")
+        warnings.append(f"tools.include: expected a list or a string, got {yaml_kind(include_raw)}; ignored")
     if exclude_raw is not None and exclude is None:
-        warnings.append(f"tools.exclude: expected a list or a string, got {type(exclude_raw).__name__}; ignored")
+        warnings.append(f"tools.exclude: expected a list or a string, got {yaml_kind(exclude_raw)}; ignored")
     if include is not None:
         return [n for n in names if _matches(n, include)], warnings
     if exclude:

@@ -28,7 +28,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import yaml
 
-from .invisible import quoted, quoted_short
+from .invisible import quoted, quoted_short, yaml_kind
 from . import constants as C
 from . import readers
 from .catalog import Problem
@@ -349,11 +349,11 @@ def _strings(value: Any, where: str, what: str) -> tuple[str, ...]:
     elif isinstance(value, list):
         items = value
     else:
-        raise ScopeError(f"{where}: expected a list of {what} (or one string), got {type(value).__name__}")
+        raise ScopeError(f"{where}: expected a list of {what} (or one string), got {yaml_kind(value)}")
     out = []
     for index, item in enumerate(items):
         if not isinstance(item, (str, int, float)) or isinstance(item, bool):
-            raise ScopeError(f"{where}[{index}]: expected a string, got {type(item).__name__}")
+            raise ScopeError(f"{where}[{index}]: expected a string, got {yaml_kind(item)}")
         text = str(item).strip()
         if text:
             out.append(text)
@@ -381,7 +381,7 @@ def scope_from_mapping(name: Any, data: Any, where: str) -> Scope:
     if data is None:
         data = {}
     if not isinstance(data, Mapping):
-        raise ScopeError(f"{where}: expected a mapping with keys {', '.join(_SCOPE_KEYS)}, got {type(data).__name__}")
+        raise ScopeError(f"{where}: expected a mapping with keys {', '.join(_SCOPE_KEYS)}, got {yaml_kind(data)}")
     unknown = [k for k in data if k not in (*_SCOPE_KEYS, "name")]
     if unknown:
         raise ScopeError(f"{where}: unknown key {quoted(unknown[0])} (expected {', '.join(_SCOPE_KEYS)})")
@@ -392,7 +392,7 @@ def scope_from_mapping(name: Any, data: Any, where: str) -> Scope:
     exclude = () if data.get("exclude") is None else _strings(data["exclude"], f"{where}.exclude", "tool patterns")
     description = data.get("description") or ""
     if not isinstance(description, str):
-        raise ScopeError(f"{where}.description: expected text, got {type(description).__name__}")
+        raise ScopeError(f"{where}.description: expected text, got {yaml_kind(description)}")
     return Scope(name=name, servers=servers, include=include, exclude=exclude, description=description.strip(),
                  origin=where)
 
@@ -448,7 +448,7 @@ def scopes_from_data(data: Any, origin: str) -> tuple[list[Scope], list[Problem]
     """
     if not isinstance(data, Mapping):
         raise ScopeError(f"{origin}: top level: expected a mapping with a 'scopes' key "
-                         f"(or a Hermes config.yaml with platform_toolsets), got {type(data).__name__}")
+                         f"(or a Hermes config.yaml with platform_toolsets), got {yaml_kind(data)}")
     if "scopes" not in data:
         if "platform_toolsets" in data:
             return scopes_from_hermes_config(data, origin)
@@ -463,7 +463,7 @@ def scopes_from_data(data: Any, origin: str) -> tuple[list[Scope], list[Problem]
             items.append((name, value, f"{origin}: scopes[{index}]"))
     else:
         raise ScopeError(f"{origin}: scopes: expected a mapping of scope names (or a list of scopes), "
-                         f"got {type(raw).__name__}")
+                         f"got {yaml_kind(raw)}")
     scopes: list[Scope] = []
     problems: list[Problem] = []
     seen: dict[str, str] = {}
@@ -514,7 +514,7 @@ def scopes_from_hermes_config(data: Mapping[str, Any], origin: str) -> tuple[lis
     raw = data.get("platform_toolsets")
     if not isinstance(raw, Mapping):
         raise ScopeError(f"{origin}: platform_toolsets: expected a mapping of platform names to toolset lists, "
-                         f"got {type(raw).__name__}")
+                         f"got {yaml_kind(raw)}")
     agent = data.get("agent") if isinstance(data.get("agent"), Mapping) else {}
     disabled_raw = agent.get("disabled_toolsets") or []
     disabled: tuple[str, ...] = ()
@@ -522,7 +522,7 @@ def scopes_from_hermes_config(data: Mapping[str, Any], origin: str) -> tuple[lis
         disabled = tuple(str(x) for x in disabled_raw if isinstance(x, (str, int)) and str(x).strip())
     else:
         problems.append(Problem("warning", f"{origin}: agent.disabled_toolsets",
-                                f"expected a list of toolset names, got {type(disabled_raw).__name__}; ignored"))
+                                f"expected a list of toolset names, got {yaml_kind(disabled_raw)}; ignored"))
     servers_cfg = data.get("mcp_servers") if isinstance(data.get("mcp_servers"), Mapping) else {}
     mcp_disabled = tuple(sorted(str(name) for name, cfg in servers_cfg.items()
                                 if isinstance(cfg, Mapping) and not parse_bool_like(cfg.get("enabled"))[0]))
@@ -530,7 +530,7 @@ def scopes_from_hermes_config(data: Mapping[str, Any], origin: str) -> tuple[lis
     for platform, value in raw.items():
         where = f"{origin}: platform_toolsets.{platform}"
         if not isinstance(value, list):
-            problems.append(Problem("error", where, f"expected a list of toolset names, got {type(value).__name__}; "
+            problems.append(Problem("error", where, f"expected a list of toolset names, got {yaml_kind(value)}; "
                                                     "platform skipped"))
             continue
         entries = tuple(dict.fromkeys(str(x).strip() for x in value if isinstance(x, (str, int)) and str(x).strip()))

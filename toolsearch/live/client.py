@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from ..engine import constants as C
-from ..engine.invisible import mark_controls, quoted
+from ..engine.invisible import mark_controls, quoted, yaml_kind
 from ..engine.bridge import server_arguments
 from ..engine.catalog import EMPTY_NEXT_CURSOR, SNAPSHOT_FAILED, Catalog, Problem, Server, _tools_from_list, combine
 from ..engine.errors import ServerError
@@ -598,8 +598,6 @@ class _Tap:
 
 def _not_a_response(data: dict[str, Any], error: Exception) -> str:
     """What makes ``data`` (with an ``id``) no JSON-RPC response, for :meth:`_Tap.unreadable_answer`."""
-    from .mcpconfig import _a_type  # noqa: PLC0415
-
     if data.get("jsonrpc") != "2.0":
         return 'is not a JSON-RPC response (it has no "jsonrpc": "2.0")'
     if "result" in data and "error" in data:
@@ -607,7 +605,7 @@ def _not_a_response(data: dict[str, Any], error: Exception) -> str:
     if "error" in data:
         return 'is not a JSON-RPC response (its "error" is not an object with an integer "code" and a "message")'
     if "result" in data and not isinstance(data["result"], dict):
-        return f'is not a JSON-RPC response (its "result" is {_a_type(data["result"])}, not an object)'
+        return f'is not a JSON-RPC response (its "result" is {yaml_kind(data["result"])}, not an object)'
     if "result" not in data:
         return 'is not a JSON-RPC response (it has neither a "result" nor an "error")'
     return f"is not a JSON-RPC response ({_validation_summary(error, limit=1)})"
@@ -1261,7 +1259,7 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
             raise ServerError(f"tools/list page {page}: no result with a 'tools' list was received")
         tools = raw.get("tools")
         if not isinstance(tools, list):
-            raise ServerError(f"tools/list page {page}: expected a 'tools' list, got {type(tools).__name__}")
+            raise ServerError(f"tools/list page {page}: expected a 'tools' list, got {yaml_kind(tools)}")
         if rejected is not None:
             message = (f"the MCP SDK rejects this tools/list result ({_validation_summary(rejected)}); "
                        "tools kept from the raw JSON (lenient parse)")

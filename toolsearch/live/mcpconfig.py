@@ -48,7 +48,7 @@ from urllib.parse import urlsplit
 from ..engine import constants as C
 from ..engine import readers
 from ..engine.errors import ConfigError
-from ..engine.invisible import mark_controls
+from ..engine.invisible import mark_controls, yaml_kind, yaml_spelled
 from ..engine.config import shown_value
 from ..engine.registration import parse_bool_like
 # The masking itself lives in the engine layer (analysis masks session text with it too); the
@@ -1055,24 +1055,14 @@ def _interpolate_deep(value: Any, environ: Mapping[str, str], context: Mapping[s
 
 # --- parsing -------------------------------------------------------------------------------
 
-def _a_type(value: Any) -> str:
-    """``a list``, ``a string``, ``null``… for messages."""
-    names = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "a boolean", dict: "a mapping"}
-    return "null" if value is None else names.get(type(value), f"a {type(value).__name__}")
-
-
-def _type_name(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
-
-
 def _got(value: Any) -> str:
     """``value`` as an error message quotes what it got: a scalar as written (``'30s'``, ``-1``), a
-    mapping or list by its type only. Such an entry holds the settings of a server (a ``transport``
+    mapping or list by its kind only (``a mapping``). Such an entry holds the settings of a server (a ``transport``
     object with ``headers`` and ``env``, as the MCP registry's ``server.json`` writes one), whose
     values would otherwise be printed in full, credentials included."""
     if value is None or isinstance(value, (str, int, float, bool)):
         return shown_value(value)
-    return _type_name(value)
+    return yaml_kind(value)
 
 
 def shown_name(name: Any) -> str:
@@ -1107,12 +1097,12 @@ def _string_map(raw: Any, where: str) -> dict[str, str]:
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
-        raise ConfigError(f"{where}: expected a mapping of names to strings, got {_type_name(raw)}")
+        raise ConfigError(f"{where}: expected a mapping of names to strings, got {yaml_kind(raw)}")
     out = {}
     for key, value in raw.items():
         text = _scalar_text(value)
         if text is None:
-            raise ConfigError(f"{where}.{shown_name(key)}: expected a string, got {_type_name(value)}")
+            raise ConfigError(f"{where}.{shown_name(key)}: expected a string, got {yaml_kind(value)}")
         out[str(key)] = text
     return out
 
@@ -1211,12 +1201,12 @@ def _args(raw: Any, where: str) -> list[str]:
             except ValueError as exc:
                 raise ConfigError(f"{where}: cannot split the args string ({exc})") from None
     if not isinstance(raw, list):
-        raise ConfigError(f"{where}: expected a list of strings, got {_type_name(raw)}")
+        raise ConfigError(f"{where}: expected a list of strings, got {yaml_kind(raw)}")
     out = []
     for index, item in enumerate(raw):
         text = _scalar_text(item)
         if text is None:
-            raise ConfigError(f"{where}[{index}]: expected a string, got {_type_name(item)}")
+            raise ConfigError(f"{where}[{index}]: expected a string, got {yaml_kind(item)}")
         out.append(text)
     return out
 
@@ -1466,7 +1456,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
     """:func:`parse_server` without the scrubbing; ``secrets`` collects the entry's secret values
     as they become known."""
     if not isinstance(raw, Mapping):
-        raise ConfigError(f"{where}: expected a mapping with 'command' or 'url', got {_type_name(raw)}")
+        raise ConfigError(f"{where}: expected a mapping with 'command' or 'url', got {yaml_kind(raw)}")
     environ = os.environ if environ is None else environ
     context = context_values(workspace) if context is None else context
     key = url_key(raw, kind)  # `url`, or Windsurf's `serverUrl` / Gemini CLI's `httpUrl`: read alike
@@ -1522,7 +1512,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         env_file = entry.get("envFile")
         if env_file is not None:
             if not isinstance(env_file, str):
-                raise ConfigError(f"{where}.envFile: expected a file path, got {_type_name(env_file)}")
+                raise ConfigError(f"{where}.envFile: expected a file path, got {yaml_kind(env_file)}")
             env_path = Path(env_file)
             if not env_path.is_absolute():
                 env_path = Path(base_dir or Path.cwd()) / env_path
@@ -1557,7 +1547,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
                           where, written=False)
         cwd_raw = entry.get("cwd")
         if cwd_raw is not None and not isinstance(cwd_raw, str):
-            raise ConfigError(f"{where}.cwd: expected a directory path, got {_type_name(cwd_raw)}")
+            raise ConfigError(f"{where}.cwd: expected a directory path, got {yaml_kind(cwd_raw)}")
         cwd = cwd_raw
         display = {"command": raw.get("command"), "args": _args(raw.get("args"), f"{where}.args")}
         preview = {"command": masked["command"], "args": _args(masked["args"], f"{where}.args")}
@@ -1572,7 +1562,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
     else:
         url = entry.get(key)
         if not isinstance(url, str) or not url.strip():
-            raise ConfigError(f"{where}.{key}: expected the server URL as a string, got {_type_name(url)}")
+            raise ConfigError(f"{where}.{key}: expected the server URL as a string, got {yaml_kind(url)}")
         url = url.strip()
         surrogate = _LONE_SURROGATE.search(url)
         if surrogate:  # as written or from a variable: a URL is sent as ASCII, and no encoding holds one
@@ -1612,7 +1602,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         tools = {}
     elif not isinstance(tools, Mapping):
         raise ConfigError(f"{where}.tools: expected a mapping (include, exclude, resources, prompts), "
-                          f"got {_type_name(tools)}")
+                          f"got {yaml_kind(tools)}")
     protocol_raw = entry.get("protocol")
     protocol = "auto"
     if protocol_raw is not None:
@@ -1762,13 +1752,13 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
     """
     kind = config_kind(data)
     if kind is None:
-        got = f", got {_a_type(data)}" if not isinstance(data, Mapping) else ""
+        got = f", got {yaml_kind(data)}" if not isinstance(data, Mapping) else ""
         raise ConfigError(f"{origin}: top level: expected an MCP client config with 'mcpServers', "
                           f"'servers' (a mapping) or 'mcp_servers'{got}")
     block = data["mcp"]["servers"] if kind == "mcp.servers" else data[kind]
     warnings: list[str] = []
     if block is not None and not isinstance(block, Mapping):
-        raise ConfigError(f"{origin}: {kind} must map server names to entries, got {_a_type(block)}")
+        raise ConfigError(f"{origin}: {kind} must map server names to entries, got {yaml_kind(block)}")
     if not block:
         warnings.append(f"{origin}: {kind}: no servers ({'null' if block is None else 'an empty map'}); "
                         "nothing to connect")
@@ -1780,7 +1770,7 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
         where = f"{origin}: {kind}.{name}"
         found: list[str] = []
         if not isinstance(name, str):
-            found.append(f"{where}: the server name was read as {_type_name(name)} {name!r} "
+            found.append(f"{where}: the server name was read as {yaml_kind(name)} ({yaml_spelled(name)}) "
                          "(YAML reads on/off/yes/no as booleans); quote it to keep the name")
         try:
             spec = parse_server(str(name), raw, kind, where, environ=environ, workspace=workspace,

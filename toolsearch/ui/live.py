@@ -23,7 +23,7 @@ import json
 import streamlit as st
 
 from toolsearch.ui import common, schema_form
-from toolsearch.engine.invisible import json_text
+from toolsearch.engine.invisible import json_text, yaml_kind
 from toolsearch.ui.tables import SCROLL_HEIGHT, SCROLL_ROWS, literal_table, table_html
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import to_wire
@@ -616,7 +616,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
             try:
                 arguments = load_typed_json(arguments_text or "{}")
                 if not isinstance(arguments, dict):
-                    problems["*"] = f"Arguments: expected a JSON object, got {type(arguments).__name__}"
+                    problems["*"] = f"Arguments: expected a JSON object, got {yaml_kind(arguments)}"
             except ValueError as exc:
                 problems["*"] = f"Arguments: not valid JSON ({exc})"
         else:

@@ -23,6 +23,7 @@ from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import load_source
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.invisible import yaml_kind
 from toolsearch.engine.readers import decode_bytes, load_yaml
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.skills import SkillSet, load_skills, skills_from_texts
@@ -298,11 +299,11 @@ with st.expander("Strategy settings"):
                 # a mapping or a number read as its Python text would be a name no tool has
                 description = "" if item.get("description") is None else item["description"]
                 if not isinstance(description, str):
-                    raise ValueError(f"[{i}].description: expected text, got {type(description).__name__}")
+                    raise ValueError(f"[{i}].description: expected text, got {yaml_kind(description)}")
                 bad = next((j for j, t in enumerate(item["tools"]) if not isinstance(t, str)), None)
                 if bad is not None:
                     raise ValueError(f"[{i}].tools[{bad}]: expected a tool wire name (text), got "
-                                     f"{type(item['tools'][bad]).__name__}")
+                                     f"{yaml_kind(item['tools'][bad])}")
                 parsed.append(Namespace(item["name"], description, tuple(item["tools"])))
             namespaces = tuple(parsed)
         except (ToolsearchError, ValueError) as exc:
