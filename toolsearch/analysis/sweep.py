@@ -372,24 +372,23 @@ class Ladder:
         limit is the context length itself when every listing a budget can choose there fits beside the
         rest of the tools array. ``None`` when
         the length is unknown (or not positive) or the request is not weighed. Below it every budget fits
-        too, as long as something fits with nothing listed (the tools array grows with the listing: the
-        candidates are searched in order of size).
+        too, as long as something fits with nothing listed.
+
+        The tools array does not always grow with the listing: a listing with a server collapsed can be
+        smaller than the one before it and still make a longer array (the description then says which
+        servers are not listed by name). So every listing a budget up to the length can choose is
+        measured, smallest budget first, up to the first whose request does not fit; a larger budget
+        past that one may fit again, but the limit stays below it, so every budget up to the limit fits.
         """
         if self.request_tokens_at is None or not context_length or context_length <= 0:
             return None
         if context_length in self._limits:
             return self._limits[context_length]
-        # the budgets at which a larger listing is chosen, smallest first: the tools array changes only there
+        # the budgets at which another listing is chosen, smallest first: the tools array changes only there
         starts = sorted({b for b in _first_budgets(self.steps) if b <= min(context_length, C.LISTING_MAX_TOKENS_MAX)})
         space = self.request_space(context_length)
-        low, high = 0, len(starts)  # the first start whose request does not fit is in starts[low:high], or none
-        while low < high:
-            mid = (low + high) // 2
-            if self.request_tokens(starts[mid]) > space:
-                high = mid
-            else:
-                low = mid + 1
-        limit = self._limits[context_length] = starts[low] - 1 if low < len(starts) else context_length
+        first_over = next((b for b in starts if self.request_tokens(b) > space), None)
+        limit = self._limits[context_length] = context_length if first_over is None else first_over - 1
         return limit
 
     def sizes(self) -> dict[str, int]:
