@@ -18,7 +18,7 @@ LOWERED = ("# lists less than the default settings (threshold_pct 5%, listing_ma
            "names,200k=full,1m=full keeps what the default settings list at 200K and 1M; that goal takes threshold_pct "
            "5.1%, listing_max_tokens 4,022: a listing of 1,473 tokens at 32K (4.6% of the context), 3,656 tokens at 200K "
            "(1.8% of the context) and 3,656 tokens at 1M (0.4% of the context) · more headroom "
-           "lists as much as the default settings at every length only from 149% headroom on")
+           "lists at least as much as the default settings at every length only from 149% headroom on")
 
 
 def _block(at: AppTest) -> str:

@@ -195,7 +195,7 @@ def test_tuning_multi_length_recommendation_matches_engine():
     assert "200K (lower form: full → names)" in warnings[0]  # lengths as recommend writes them
     advice, keeps = warnings[0].split("\n\n")
     assert advice.endswith("to list more there, give those lengths a stricter goal (Other goal at some "
-                           "lengths) or keep the default settings. More headroom lists as much as the default "
+                           "lengths) or keep the default settings. More headroom lists at least as much as the default "
                            "settings at every length only from 149% headroom on.")  # advice it can follow
     # the goal that keeps them, in words and with what to enter in the page's field (not the command line's --goal)
     assert keeps.startswith(md_escape("A per-length goal keeps what the default settings list at 128K, 200K and 1M "

@@ -233,7 +233,7 @@ def test_recommend_says_where_it_lists_less_than_the_current_settings(tmp_path) 
     assert ("lists less than the current settings (threshold_pct 10%, listing_max_tokens 5,000) at "
             "200K (lower form: full → names) · it is the cheapest setting that meets the goal") in mine.stdout, mine.stdout
     data = json.loads(run_cli(*args, "--json").stdout)
-    assert data["current"] == {"threshold_pct": 5.0, "listing_max_tokens": 4000}
+    assert data["current"] == {"threshold_pct": 5.0, "listing_max_tokens": 4000, "default_in_place_of_config": []}
     assert data["lower_than_current"] == [{"context_length": 200000, "change": "lower form: full → names",
                                            "no_longer_named": []}]
     config = tmp_path / "config.yaml"

@@ -34,7 +34,7 @@ def _needed(config=None) -> int | None:
 def test_every_output_of_recommend_gives_the_headroom_that_lists_as_much():
     needed = _needed()
     assert needed == 149  # the Tuning page's figure for the same question (tests/test_tuning_headroom_advice.py)
-    clause = f" · more headroom lists as much as the default settings at every length only from {needed}% headroom on"
+    clause = f" · more headroom lists at least as much as the default settings at every length only from {needed}% headroom on"
     # between the two, the goal that keeps what the defaults list there (keeping_goal)
     config = parse_config({})
     ladder = listing_ladder(Inspector(load_source(TEAM)).planner, config)
@@ -60,7 +60,7 @@ def test_the_line_names_the_current_settings_and_their_figure(tmp_path):
     text = run_cli(*ARGS, "--config", config)
     line = next(x for x in text.stdout.splitlines() if x.startswith("lists less than"))
     assert line.startswith("lists less than the current settings (threshold_pct 10%, listing_max_tokens 5,000) at ")
-    assert line.endswith(f" · more headroom lists as much as the current settings at every length only from {needed}% "
+    assert line.endswith(f" · more headroom lists at least as much as the current settings at every length only from {needed}% "
                          "headroom on"), line
     assert json.loads(run_cli(*ARGS, "--config", config, "--json").stdout)["headroom_listing_as_much"] == needed
 
@@ -77,5 +77,5 @@ def test_the_report_carries_the_same_figure(tmp_path):
     done = run_cli("report", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names", "-o", out)
     assert done.returncode == 0, done.stderr
     # the line and the block's comment, as recommend prints them
-    said = f"more headroom lists as much as the default settings at every length only from {_needed()}% headroom on"
+    said = f"more headroom lists at least as much as the default settings at every length only from {_needed()}% headroom on"
     assert out.read_text(encoding="utf-8").count(said) == 2

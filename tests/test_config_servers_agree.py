@@ -33,8 +33,8 @@ SERVERS = {"github": "{command: npx, args: [-y, server-github]}", "grafana": "{c
            "linear": "{url: 'https://mcp.linear.app/mcp'}"}
 SNAPSHOT = "list the servers' tools into the catalog again (toolsearch snapshot config.yaml -o CATALOG)"
 AGAIN = "or list the servers again (toolsearch snapshot config.yaml -o CATALOG)"
-REFUSED_UNTIL_LISTED = ("check --strict refuses it until the catalog agrees with mcp_servers in config.yaml (the config "
-                        "servers sentences say how)")
+REFUSED_UNTIL_LISTED = ("check --strict refuses it until the catalog agrees with mcp_servers in config.yaml (each line "
+                        "labelled “config servers:” says how)")
 
 
 def strict_error(which: str) -> str:

@@ -185,14 +185,17 @@ def test_a_pull_request_that_breaks_the_catalog_or_filters_a_server_is_annotated
     longer parses, and a ``config.yaml`` that now leaves a tool of a catalog server out (the catalog
     not snapshotted again). The gate step exits 2 in both, and its log holds one ``::error`` saying
     why (it held none: the pull request showed a red step and no reason); the job summary gets no
-    table, and the costs and report steps still run."""
+    table but the same reason under a "did not run" heading (it was empty), and the costs and report
+    steps still run."""
     for part in ("a", "b"):
         (tmp_path / part).mkdir()
     repo = _repo(tmp_path / "a", True)
     (repo / "catalog.yaml").write_text("servers:\n  - name: github\n    tools: [\n", encoding="utf-8")
     logs: list[str] = []
     statuses, summary = _run_job(repo, tmp_path / "a", logs)
-    assert statuses[:2] == [0, 2] and summary == ""
+    assert statuses[:2] == [0, 2]
+    assert summary == ("### toolsearch check did not run (exit 2)\n\n- error: catalog.yaml: line 4, column 1: not valid "
+                       "YAML or JSON (expected the node content, but found '\\<stream end\\>')\n")
     assert logs[1] == ("::error title=toolsearch check%3A bad input::catalog.yaml: line 4, column 1: not valid YAML "
                        "or JSON (expected the node content, but found '<stream end>')\n")
 
@@ -202,7 +205,14 @@ def test_a_pull_request_that_breaks_the_catalog_or_filters_a_server_is_annotated
                       + config.read_text(encoding="utf-8"), encoding="utf-8")
     logs = []
     statuses, summary = _run_job(repo, tmp_path / "b", logs)
-    assert statuses == [0, 2, 0] and summary == ""
+    assert statuses == [0, 2, 0]
+    lines = summary.splitlines()
+    # the warnings the error points at ("the warnings above say how"), then the error
+    assert lines[:2] == ["### toolsearch check did not run (exit 2)", ""], lines
+    assert all(line.startswith("- warning: ") for line in lines[2:-1]), lines
+    assert any(line.startswith("- warning: config.yaml sets up 1 MCP server otherwise than the catalog")
+               for line in lines[2:-1]), lines
+    assert lines[-1].startswith("- error: check --strict: config.yaml and the catalog disagree about MCP servers"), lines
     assert logs[1].startswith("::error title=toolsearch check%3A bad input::check --strict: config.yaml and the catalog "
                               "disagree about MCP servers (set up otherwise: 'github': tools.exclude;"), logs[1]
 

@@ -106,3 +106,31 @@ def test_a_kept_server_no_length_names_keeps_no_other_named() -> None:
     reached = json.loads(run_cli("recommend", TEAM, "--context-lengths", "32k,1m", "--goal", "listed", "--keep", "github",
                                  "--json").stdout)
     assert reached["reached"] is True and reached["keep_forces"].startswith("keeping github named keeps ")
+
+
+def test_the_budget_needed_figures_say_when_they_hold_the_headroom(tmp_path) -> None:
+    """With ``--headroom 10`` both figures of the line hold the headroom (1,621 and 175 tokens on the
+    sample), where ``check`` without ``--headroom`` (the gate line's command) gives 1,473 and 159: the
+    line says ``(with 10% headroom)``, the same words on every surface (one function), and the
+    ``--yaml`` block carries the line as a comment, as it does the goal's other lines."""
+    config = parse_config({})
+    ladder = listing_ladder(inspector_of([TEAM]).planner, config)
+    lengths = [32_000, 128_000, 200_000]
+    kept = recommend_for_contexts(ladder, config, lengths, "listed", keep_servers=["github"], headroom_pct=10)
+    alone = recommend_for_contexts(ladder, config, lengths, "listed", headroom_pct=10)
+    assert (kept.budget_needed, alone.budget_needed) == (1621, 175)
+    head = ("keeping github named keeps grafana, playwright, linear, notion, slack, filesystem and sentry named too: "
+            "the listing collapses the largest names block first, and github's is collapsed before any of theirs; ")
+    words = head + "budget needed 1,621 tokens with the kept servers, 175 for the goal alone (with 10% headroom)"
+    assert kept.keep_forces == words
+    args = [TEAM, "--context-lengths", "32k,128k,200k", "--goal", "listed", "--keep", "github"]
+    assert words in run_cli("recommend", *args, "--headroom", "10").stdout.splitlines()
+    assert json.loads(run_cli("recommend", *args, "--headroom", "10", "--json").stdout)["keep_forces"] == words
+    block = run_cli("recommend", *args, "--headroom", "10", "--yaml").stdout
+    assert f"# {words}" in block.splitlines()
+    path = tmp_path / "block.yaml"
+    path.write_text(block, encoding="utf-8")
+    assert words in run_cli("check", *args, "--config", path, "--headroom", "10").stdout.splitlines()
+    # without the headroom: the smaller figures, and no headroom said
+    assert (head + "budget needed 1,473 tokens with the kept servers, 159 for the goal alone"
+            in run_cli("check", *args, "--config", path).stdout.splitlines())

@@ -17,7 +17,7 @@ def test_recommend_at_one_length_names_it() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[5].endswith("--headroom 10 keeps the budget at least 10% above the listing at 200K"), lines[5]
-    assert lines[6].endswith(" · more headroom lists as much as the default settings at 200K only from 149% headroom on")
+    assert lines[6].endswith(" · more headroom lists at least as much as the default settings at 200K only from 149% headroom on")
     assert "every length" not in done.stdout
 
 

@@ -30,7 +30,7 @@ def test_yaml_comments_write_every_context_length_as_the_at_lines_do() -> None:
     assert any(line.startswith("# at 200K: ") for line in comments), comments
     assert ("# lists less than the default settings (threshold_pct 5%, listing_max_tokens 4,000) at 200K "
             "(lower form: full → names), 1M (lower form: full → names) · it is the cheapest setting that meets "
-            "the goal · " + KEEPING + " · more headroom lists as much as the default settings at every length only from 149% "
+            "the goal · " + KEEPING + " · more headroom lists at least as much as the default settings at every length only from 149% "
             "headroom on") \
         in comments, comments
     assert any(line.startswith("# the sessions also ran at 16K (3 sessions), shorter than every listed context "

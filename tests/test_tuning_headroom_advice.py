@@ -48,10 +48,10 @@ def test_the_headroom_is_the_smallest_that_lists_as_much():
 
 
 def test_the_words_name_the_headroom_or_say_none_does():
-    assert more_headroom_words(149) == ("More headroom lists as much as the current settings at every length only "
+    assert more_headroom_words(149) == ("More headroom lists at least as much as the current settings at every length only "
                                         "from 149% headroom on.")
     assert more_headroom_words(None) == ("More headroom does not do it: no headroom up to 1,000% gives a setting "
-                                         "that meets the goal and lists as much as the current settings at every length.")
+                                         "that meets the goal and lists at least as much as the current settings at every length.")
 
 
 def _tuning(query: dict[str, str], headroom: float | None = None) -> AppTest:

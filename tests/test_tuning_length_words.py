@@ -49,7 +49,7 @@ def test_the_lowered_listing_warning_names_the_lengths_as_recommend_does() -> No
     assert warnings == [(f"The recommendation lists less than the default settings at {where}. It is the cheapest "
                          "setting that still meets the goal. One setting serves every length: to list more there, give "
                          "those lengths a stricter goal (Other goal at some lengths) or keep the default settings. More "
-                         "headroom lists as much as the default settings at every length only from 149% headroom on.")], \
+                         "headroom lists at least as much as the default settings at every length only from 149% headroom on.")], \
         warnings
 
 

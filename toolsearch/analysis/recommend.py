@@ -38,6 +38,7 @@ from ..engine.catalog import MAX_NAMED_PROBLEMS
 from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import Planner, listing_budget
 from ..engine.wording import agree, cap_words, counted, settings_words
+from .config_gate import read_settings_words
 from .wording import share_cell
 from .quantities import tools_array_too_large, tools_array_words
 from .quantities import context_share, request_cost_words, context_words, form_word, length_arg, length_in_words, length_label, servers_without_tools  # noqa: F401  (servers_without_tools re-exported)
@@ -1636,7 +1637,8 @@ def _keep_forces_words(rec: MultiRecommendation, ladder: Ladder, config: ToolSea
     some listed length, that the same goal without them leaves unnamed, and why. The listing
     collapses the largest names block first, so a kept server keeps every server after it in that
     order named; the words name the kept server that collapses first and the budget needed with and
-    without the kept servers (the same figure as ``budget needed``). ``""`` when keeping changes no
+    without the kept servers (the same figure as ``budget needed``; ``(with 10% headroom)`` after them
+    when ``rec``'s headroom is in both, as ``check`` without ``--headroom`` gives smaller ones). ``""`` when keeping changes no
     other server's state, or without kept servers. ``states_at``: per length of ``rec``, each
     server's state there."""
     if not rec.keep_servers or rec.inactive or not ladder.listing_enabled:
@@ -1668,8 +1670,10 @@ def _keep_forces_words(rec: MultiRecommendation, ladder: Ladder, config: ToolSea
              f"first, and {first}'s is collapsed {agree(forced, 'before its', 'before any of theirs')}")
     if rec.reached and rec.budget_needed is not None and alone.budget_needed is not None:
         # out of reach, budget_needed is the best reachable listing's, not the kept servers' need
+        # the headroom is in both figures: said, as check without --headroom gives smaller ones
         words += (f"; budget needed {rec.budget_needed:,} tokens with the kept servers, "
-                  f"{alone.budget_needed:,} for the goal alone")
+                  f"{alone.budget_needed:,} for the goal alone"
+                  + (f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct else ""))
     return words
 
 
@@ -1893,7 +1897,7 @@ def raised_words(config: ToolSearchConfig, raised: Sequence[tuple[int | None, st
     (``default`` settings when ``config`` has the defaults)."""
     defaults = (config.threshold_pct, config.listing_max_tokens) == (C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)
     settings = "default" if defaults else "current"
-    return (f"lists more than the {settings} settings ({settings_words(config.threshold_pct, config.listing_max_tokens)}) "
+    return (f"lists more than the {settings} settings ({read_settings_words(config)}) "
             f"at {lowered_where(raised)}")
 
 
@@ -2028,19 +2032,19 @@ def more_headroom_clause(headroom: int | None, settings: str = "current", where:
     """What asking for more headroom would do where a reached recommendation lists less than the
     ``settings`` (``current`` or ``default``) settings, as a clause: ``headroom`` from
     :func:`headroom_listing_as_much`, the smallest that lists as much (``None``: none does), e.g.
-    ``more headroom lists as much as the current settings at every length only from 149% headroom
+    ``more headroom lists at least as much as the current settings at every length only from 149% headroom
     on``. ``recommend``'s "lists less" line, its ``--yaml`` block, its markdown and the report end
     with it (:func:`lowered_words`); the Tuning page says it as a sentence (:func:`more_headroom_words`).
     ``where``: :func:`every_length_words` of the lengths (``at 200K`` with one)."""
     if headroom is None:
         return (f"more headroom does not do it: no headroom up to {C.HEADROOM_PCT_MAX:,g}% gives a setting that meets "
-                f"the goal and lists as much as the {settings} settings {where}")
-    return f"more headroom lists as much as the {settings} settings {where} only from {headroom:,}% headroom on"
+                f"the goal and lists at least as much as the {settings} settings {where}")
+    return f"more headroom lists at least as much as the {settings} settings {where} only from {headroom:,}% headroom on"
 
 
 def more_headroom_words(headroom: int | None, where: str = "at every length") -> str:
     """:func:`more_headroom_clause` as one sentence (the Tuning page's advice): ``More headroom
-    lists as much as the current settings at every length only from 149% headroom on.``"""
+    lists at least as much as the current settings at every length only from 149% headroom on.``"""
     clause = more_headroom_clause(headroom, where=where)
     return clause[0].upper() + clause[1:] + "."
 
@@ -2122,7 +2126,7 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
     defaults = (config.threshold_pct, config.listing_max_tokens) == (C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)
     settings = "default" if defaults else "current"
     keeping = keeping_goal(ladder, config, rec) if ladder is not None else None
-    return (f"lists less than the {settings} settings ({settings_words(config.threshold_pct, config.listing_max_tokens)}) "
+    return (f"lists less than the {settings} settings ({read_settings_words(config)}) "
             f"at {lowered_where(lowered)}"
             + (" · it is the cheapest setting that meets the goal" if rec.reached
                else " · it is the best reachable setting")
@@ -2911,7 +2915,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     ``listing_max_tokens`` (the recommendation's), plus ``enabled``, ``listing`` and ``defer`` when
     ``config`` sets them to something other than the defaults; it is never empty. Above it, YAML
     comments: the toolsearch ``version``, the catalog ``fingerprint`` and name, the context
-    lengths, the goal (with exceptions, kept servers and headroom), whether it is reached, the
+    lengths, the goal (with exceptions, kept servers and headroom, and what keeping the kept servers
+    keeps named besides, :func:`keep_forces_lines`), whether it is reached, the
     expected listing at each length (form and counts, listing and budget tokens), where it lists
     less than ``config`` (``lowered``, the words of :func:`lowered_words`), each server it
     does not name with why (``# not named:``, the words of :func:`recommendation_lines`), each length
@@ -2956,6 +2961,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
              f"# context lengths: {lengths} · planning tokenizer {rec.planning_tokenizer}",
              f"# goal: {_comment_text(rec.goal_words)}",
              *(f"# {_comment_text(line)}" for line in keep_called_lines(rec)),
+             # what keeping the kept servers named keeps named besides, as recommend prints it
+             *(f"# {_comment_text(line)}" for line in keep_forces_lines(rec)),
              f"# headroom: {rec.headroom_words} · {rec.growth_words}",
              *([f"# reserve: {reserve_line_words(rec)}"] if rec.reserve_pct else []),
              f"# {verdict_words(rec)}" if rec.reached else f"# not reached: {_comment_text(rec.reason)}",

@@ -1123,6 +1123,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       gate_line_text, gate_lines, verdict_line,
                                       more_than_goal_dicts, raised_changes, NOT_REACHED_BLOCK_WORDS, with_core_only, keeping_goal)
     from .review import recommendation_markdown  # noqa: PLC0415
+    from ..analysis.config_gate import defaulted_keys  # noqa: PLC0415
     from ..live.client import catalog_key  # noqa: PLC0415
 
     refuse_unlisted_servers("recommend", "", inspector)
@@ -1144,7 +1145,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     rec = with_core_only(rec, ladder, {s.name: s.kind for s in inspector.catalog.servers})
     # the config starts other servers than the catalog lists, or registers them otherwise: said with the
     # answer, and beside the gate line that check --strict would refuse
-    rec = with_server_agreement(rec, agreement, inspector)
+    rec = with_server_agreement(rec, agreement, inspector, config)
     if kept_called is not None:
         rec = replace(rec, keep_called=kept_called)
     if evidence is not None:
@@ -1171,7 +1172,9 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
         return status
     if fmt == "json":
         data = rec.to_dict()
-        data["current"] = {"threshold_pct": config.threshold_pct, "listing_max_tokens": config.listing_max_tokens}
+        data["current"] = {"threshold_pct": config.threshold_pct, "listing_max_tokens": config.listing_max_tokens,
+                           # the settings the config file meant a value for (a misspelt key) but were read as the default
+                           "default_in_place_of_config": defaulted_keys(config)}
         data["lower_than_current"] = [{"context_length": c, "change": change, "no_longer_named": list(lost)}
                                       for c, change, lost in lowered_servers(ladder, config, rec)]
         data["higher_than_current"] = ([{"context_length": c, "change": change}

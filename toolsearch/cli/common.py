@@ -797,7 +797,8 @@ def with_flags(config: ToolSearchConfig, overrides: dict, options: Mapping[str, 
     merged: dict[str, Any] = {}
     for warning, place in [*kept, *flagged]:
         merged.setdefault(warning, place)  # each warning once, with the place it was first said at
-    return dataclasses.replace(overridden, warnings=tuple(merged), warning_places=tuple(merged.values()))
+    return dataclasses.replace(overridden, warnings=tuple(merged), warning_places=tuple(merged.values()),
+                               read_as_default=tuple(key for key in config.read_as_default if key not in given))
 
 
 def flag_warning(warning: str, overrides: Mapping[str, Any], options: Mapping[str, str] | None = None) -> str:
@@ -956,25 +957,34 @@ def config_servers_said(config_path: str | None, inspector: Inspector, *, empty:
     return agreement
 
 
-def with_server_agreement(rec: Any, agreement: ServerAgreement | None, inspector: Inspector | None = None) -> Any:
+def with_server_agreement(rec: Any, agreement: ServerAgreement | None, inspector: Inspector | None = None,
+                          config: ToolSearchConfig | None = None) -> Any:
     """``rec`` (a :class:`~toolsearch.analysis.recommend.MultiRecommendation`) saying how the harness
     config's MCP servers disagree with the catalog's (``agreement`` from :func:`config_servers_said`):
     its ``config_servers`` sentences and why ``check --strict`` refuses its gate line
     (``gate_refused``), wherever the answer is read (text, ``--yaml``, markdown, ``--json``, the
-    report). For a session scope (``inspector.scope``) only the servers the scope reaches are said
+    report). ``config``: the settings ``--config`` was read as; a warning about that file (a
+    misspelt key) makes ``check --strict`` refuse the gate too, and ``gate_refused`` then says so
+    after any server disagreement (:func:`~toolsearch.analysis.config_gate.config_warning_gate_words`).
+    For a session scope (``inspector.scope``) only the servers the scope reaches are said
     (:func:`agreement_in_scope`), and there is no gate line, so no ``gate_refused``; nor when the goal
-    is not reached (no gate line either). ``rec`` unchanged (``None`` too) when they agree or there is
-    no agreement."""
-    if rec is None or agreement is None:
+    is not reached (no gate line either). ``rec`` unchanged (``None`` too) when they agree, there is
+    no agreement and the config file has no warning."""
+    from ..analysis.config_gate import config_warning_gate_words  # noqa: PLC0415
+
+    if rec is None:
         return rec
     scope = inspector.scope if inspector is not None else None
-    if inspector is not None:
-        agreement = agreement_in_scope(agreement, inspector)
-    if agreement.agrees:
-        return rec
     gated = rec.reached and scope is None  # gate_lines writes a gate command only then
-    return dataclasses.replace(rec, config_servers=tuple(agreement.sentences()),
-                               gate_refused=agreement.gate_words if gated else "")
+    if agreement is not None and inspector is not None:
+        agreement = agreement_in_scope(agreement, inspector)
+    if agreement is not None and not agreement.agrees:
+        rec = dataclasses.replace(rec, config_servers=tuple(agreement.sentences()),
+                                  gate_refused=agreement.gate_words if gated else "")
+    warned = config_warning_gate_words(config) if config is not None and gated else ""
+    if warned:
+        rec = dataclasses.replace(rec, gate_refused="; and ".join(filter(None, (rec.gate_refused, warned))))
+    return rec
 
 
 def empty_servers(inspector: Inspector) -> list[str]:

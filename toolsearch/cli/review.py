@@ -301,6 +301,8 @@ def _source_label(sources: Sequence[str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``report``, ``costs`` or ``check``; the exit status."""
+    config: ToolSearchConfig | None = None  # what check --format markdown's refusal says was read
+    agreement: Any = None
     try:
         if args.command == "check" and args.context_length is not None:
             raise ReviewUsageError("check: --context-length: check plans at each of --context-lengths only; "
@@ -350,10 +352,28 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "check" and getattr(args, "format", None) == "github":
             # a pull request that breaks the catalog gets an annotation saying why, not only a red step
             print(github_command("error", str(exc), title="toolsearch check: bad input"))
+        if args.command == "check" and getattr(args, "format", None) == "markdown":
+            # a job that posts standard output as a comment posts why the gate did not run, not an empty one
+            sys.stdout.write(refusal_markdown(str(exc), config, agreement))
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
     except BrokenPipeError:  # e.g. piped into head: the verdict still stands
         return broken_pipe_status()
+
+
+def refusal_markdown(error: str, config: ToolSearchConfig | None, agreement: Any = None) -> str:
+    """``check --format markdown`` when the check does not run (exit 2: a ``--strict`` refusal, a
+    catalog that does not parse): a heading, the warnings the refusal points at (the settings'
+    ``config`` warnings, and how the config's servers disagree with the catalog's, ``agreement``),
+    each as a ``warning:`` item, and the error line as an ``error:`` item, as stderr says them. Text
+    from files is escaped (:func:`_md`). Returns text ending in a newline."""
+    out = ["### toolsearch check did not run (exit 2)", ""]
+    warnings = list(config.warnings) if config is not None else []
+    if agreement is not None and not agreement.agrees:
+        warnings += agreement.sentences()
+    out += [f"- warning: {_md(one_line(w))}" for w in warnings]
+    out.append(f"- error: {_md(one_line(error))}")
+    return "\n".join(out) + "\n"
 
 
 # --- report -------------------------------------------------------------------------------------
@@ -448,7 +468,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
     _refuse_writing_an_input(args, output, query_file)
     left_out: list[str] = []
     recommendation = with_server_agreement(_report_recommendation(args, inspector, config, secrets), agreement,
-                                           inspector)
+                                           inspector, config)
     given = args.context_length is not CONTEXT_LENGTH_NOT_GIVEN
     context_length, context_note = report_context_length(
         args.context_length if given else None, args.context_lengths, given=given, lengths_name="--context-lengths")
@@ -790,7 +810,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                                      called=evidence.called if evidence is not None else None,
                                      fail_on_worse=args.fail_on_worse, reserve_pct=args.reserve)
     # the suggested settings, like recommend's, are for the servers as the catalog lists them
-    result = replace(result, suggestion=with_server_agreement(result.suggestion, agreement))
+    result = replace(result, suggestion=with_server_agreement(result.suggestion, agreement, config=config))
     if result.suggestion is not None:  # a goal met by built-in tools alone: named as recommend names it
         from ..analysis.recommend import with_core_only  # noqa: PLC0415
         result = replace(result, suggestion=with_core_only(

@@ -194,6 +194,10 @@ class LocatedWarning(NamedTuple):
     message: str
 
 
+#: The two settings that size the listing budget, in the reference key order.
+BUDGET_KEYS: tuple[str, ...] = ("threshold_pct", "listing_max_tokens")
+
+
 @dataclass(frozen=True)
 class ToolSearchConfig:
     """Effective ``tools.tool_search`` settings after parsing and clamping (docs/reference.md §1.1).
@@ -211,6 +215,10 @@ class ToolSearchConfig:
         warning_places: for each of ``warnings`` (same order), the config file and 1-based line
             it names (``(file, None)``: the file but no line), or ``None``: as read from the YAML
             nodes, so the place is never read back from the text. See :meth:`located_warnings`.
+        read_as_default: the budget settings (``threshold_pct``, ``listing_max_tokens``) the block
+            gave no usable value for (absent, or a value that could not be read), so their defaults
+            are used: with a warning about such a key (a misspelt ``listing_max_token``), the
+            default stands where the user meant a value of their own.
     """
 
     enabled: str = C.ENABLED_DEFAULT
@@ -223,6 +231,7 @@ class ToolSearchConfig:
     defer_is_default: bool = True
     warnings: tuple[str, ...] = field(default=(), compare=False)
     warning_places: tuple[tuple[str, int | None] | None, ...] = field(default=(), compare=False)
+    read_as_default: tuple[str, ...] = field(default=BUDGET_KEYS, compare=False)
 
     def located_warnings(self) -> tuple[LocatedWarning, ...]:
         """:attr:`warnings`, each with the file and line it names (:class:`LocatedWarning`); a
@@ -384,10 +393,15 @@ def _parse_block(block: Any) -> tuple[ToolSearchConfig, tuple[Any, ...]]:
         warnings.append(f"tools.tool_search: {unknown - C.CONFIG_UNKNOWN_KEYS_NAMED:,} more unknown keys, ignored "
                         f"(counted, not named: the first {C.CONFIG_UNKNOWN_KEYS_NAMED:,} are named)")
         places.append(_BLOCK)
+    # a value replaced by its default (it could not be read) is as good as absent
+    defaults = {"threshold_pct": C.THRESHOLD_PCT_DEFAULT, "listing_max_tokens": C.LISTING_MAX_TOKENS_DEFAULT}
+    read = {"threshold_pct": threshold, "listing_max_tokens": cap}
+    defaulted = tuple(key for key in BUDGET_KEYS
+                      if block.get(key) is None or (key in places and read[key] == defaults[key]))
     return ToolSearchConfig(
         enabled=enabled, threshold_pct=float(threshold), search_default_limit=default_limit,
         max_search_limit=max_limit, listing=listing, listing_max_tokens=cap, defer=defer,
-        defer_is_default=defer_default, warnings=tuple(warnings),
+        defer_is_default=defer_default, warnings=tuple(warnings), read_as_default=defaulted,
     ), tuple(places)
 
 

@@ -163,13 +163,14 @@ class ServerAgreement:
     def gate_words(self) -> str:
         """Why ``check --strict`` refuses a gate on this catalog with this config, and until when, as
         ``recommend`` writes it under its gate line: ``check --strict refuses it until the catalog agrees
-        with mcp_servers in config.yaml (the config servers sentences say how)``; ``""`` when they agree."""
+        with mcp_servers in config.yaml (each line labelled “config servers:” says how)``; ``""`` when they
+        agree. (In ``--json`` those lines are ``config_servers``.)"""
         if self.agrees:
             return ""
         if self.unreadable:
             return f"check --strict refuses it until mcp_servers in {self.config_path} maps server names to entries"
         return (f"check --strict refuses it until the catalog agrees with mcp_servers in {self.config_path} "
-                "(the config servers sentences say how)")
+                "(each line labelled “config servers:” says how)")
 
     def refusal(self) -> str:
         """``check --strict``'s error when they disagree, after the warnings that said each way

@@ -518,10 +518,14 @@ if common.require_catalog(v):
         answer = answer_name(multi)  # "Best reachable" when the goal is not reached, as recommend says it
         row.metric(f"{answer} threshold_pct", threshold_value(multi.threshold_pct), width="content")
         row.metric(f"{answer} listing_max_tokens", f"{multi.listing_max_tokens:,} tokens", width="content")
-        lengths_words = every_length_words([c.context_length for c in multi.contexts])  # "at 200K" with one length
-        row.metric(f"Servers named {lengths_words}", f"{worst.servers_named:,} of {worst.servers_total:,}",
+        # the fewest named at any listed length, where that is (as recommend's "N of M servers named at 32K"):
+        # "at every length" only when every length names as many, not over a minimum some lengths exceed
+        row.metric(f"Servers named at {worst_words(multi)}", f"{worst.servers_named:,} of {worst.servers_total:,}",
                    width="content", help="Tool search is not active at these lengths: there is no listing to name "
-                                         "a server, and every tool is sent with its full schema." if multi.inactive else None)
+                                         "a server, and every tool is sent with its full schema." if multi.inactive
+                   else None if len(multi.contexts) == 1 else
+                   "The fewest servers named at any listed length, and the lengths that name that few; the table "
+                   "below gives each length's count.")
         # not reached: the figure is the best reachable setting's budget, not what the goal needs
         # (the box below gives that); one label for each quantity
         if not multi.one_budget and multi.reached:  # one figure per length: in the table below
