@@ -75,3 +75,11 @@ def test_a_link_reserve_out_of_range_is_named_and_ignored() -> None:
     notices = [str(w.value) for w in at.warning if "ignored" in str(w.value)]
     assert notices == ["The link's value for reserve, “95”, is not valid here and was ignored; the default is used. "
                        "Reserve \\(%\\)\\: expected 0 to 90 \\(%\\), got '95'\\."], notices
+
+
+def test_the_report_page_names_the_reserve_of_its_recommendation() -> None:
+    at = _tuning({"reserve": "50"})
+    at.switch_page("toolsearch/ui/report.py").run()
+    assert not at.exception, at.exception
+    said = " ".join(str(m.value) for m in [*at.markdown, *at.caption, *at.info])
+    assert "50% of each context length reserved" in said, said

@@ -103,7 +103,7 @@ def test_the_gate_line_keeps_the_reserve_and_passes_on_the_block(synth: Path, tm
     assert gate.endswith("--goal names --reserve 50"), gate
     check = run_cli("check", str(synth), "--config", str(block), "--strict", *args)
     assert check.returncode == 0, check.stdout + check.stderr
-    assert "50% of the context reserved" in check.stdout.splitlines()[0]
+    assert "50% of each context length reserved" in check.stdout.splitlines()[0]
 
 
 def test_check_fails_settings_that_take_the_reserve(synth: Path) -> None:
@@ -166,3 +166,61 @@ def test_the_figures_docs_quote_are_the_tools(synth: Path) -> None:
                     "--context-lengths", "32k", "--goal", "names", "--reserve", "50")
     quoted = section.split("`reserve missed`: `")[1].split("`)")[0]
     assert quoted in " ".join(check.stdout.split()), check.stdout
+
+
+@pytest.mark.parametrize("value, words", [("1e-400", "at most two decimals"), ("1e-20", "at most two decimals"),
+                                          ("50%%", "expected a percentage such as 10 or 10%, got '50%%'"),
+                                          ("nan", "expected a percentage such as 10 or 10%, got 'nan'"),
+                                          ("NaN%", "expected a percentage such as 10 or 10%"),
+                                          ("inf", "expected a percentage such as 10 or 10%")])
+def test_a_percentage_that_is_not_one_is_refused_in_its_own_words(value: str, words: str) -> None:
+    for option in ("--reserve", "--headroom"):
+        done = run_cli("recommend", str(TEAM), "--context-lengths", "32k", "--goal", "any", f"{option}={value}")
+        assert done.returncode == 2 and words in done.stderr, (option, done.stderr)
+
+
+def test_minus_zero_is_zero() -> None:
+    data = json.loads(run_cli("recommend", str(TEAM), "--context-lengths", "32k", "--goal", "any", "--reserve=-0",
+                              "--json").stdout)
+    assert data["reserve_pct"] == 0 and str(data["reserve_pct"]) == "0.0"
+
+
+def test_an_unknown_length_is_said_to_keep_no_reserve() -> None:
+    done = run_cli("recommend", str(TEAM), "--context-lengths", "unknown,8k", "--goal", "names", "--reserve", "50")
+    line = next(x for x in done.stdout.splitlines() if x.startswith("reserve: "))
+    assert line.startswith("reserve: 50% of every context length kept free of the tools array, for the system prompt, "
+                           "the conversation and the reply (none at an unknown length, whose size is not known)"), line
+
+
+def test_the_report_headline_names_the_reserve(tmp_path: Path) -> None:
+    out = tmp_path / "r.html"
+    done = run_cli("report", str(TEAM), "--context-lengths", "4k,32k", "--goal", "names", "--reserve", "50",
+                   "--headroom", "10", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    text = " ".join(out.read_text().split())
+    assert ("context lengths 4K, 32K; 10% headroom; 50% of each context length reserved)") in text
+
+
+def test_when_no_length_keeps_the_reserve_the_block_says_it_holds_the_current_settings() -> None:
+    done = run_cli("recommend", str(SAMPLES / "unreal-editor.yaml"), "--context-lengths", "2k", "--goal", "full",
+                   "--reserve", "90", "--yaml")
+    assert done.returncode == 1
+    comments = done.stdout.splitlines()
+    assert "# headroom: 0% · not weighed: no listed length fits a request, so the current settings are kept" in comments
+    assert any(x.startswith("# not reached: no listed context length fits a request that keeps its reserve, whatever "
+                            "threshold_pct and listing_max_tokens: the current settings are kept; send fewer tools up "
+                            "front (defer more of them), reserve less or list longer context lengths") for x in comments)
+    assert ("# no listed context length fits a request, so the block is commented out: it holds the current settings, "
+            "kept, not a setting that reaches anything") in comments
+    assert "best reachable" not in done.stdout + done.stderr
+
+
+def test_check_json_gives_the_tools_array_each_length_is_judged_on(synth: Path) -> None:
+    args = (str(synth), "--threshold-pct", "56.8", "--listing-max-tokens", "18149", "--context-lengths", "32k,200k",
+            "--goal", "names", "--reserve", "50", "--format", "json")
+    data = json.loads(run_cli("check", *args).stdout)
+    first = data["contexts"][0]
+    assert first["tools_tokens"] == 17_253 and "(17,253 tokens, chars4)" in first["failures"][0]
+    plan = json.loads(run_cli("plan", str(synth), "--threshold-pct", "56.8", "--listing-max-tokens", "18149",
+                              "--context-length", "32k", "--json").stdout)
+    assert plan["tools_tokens"] == first["tools_tokens"]

@@ -23,7 +23,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from ..engine.invisible import reveal_line
 from .cachediff import Side, compare
-from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiRecommendation, budget_with_headroom, \
+from .recommend import reserved_words, GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiRecommendation, budget_with_headroom, \
     smaller_listing_keeps_headroom, with_listing_evidence, \
     _NAMED_MAX, at_length, collapsed_words, goal_at, goal_statement, length_goals_for, lost_words, outcomes, \
     recommend_for_contexts, requirement_misses, servers_without_tools, unfit_lengths
@@ -214,6 +214,10 @@ class LengthCheck:
     #: the change made disclosure worse than the baseline here (a ``worse`` :class:`Miss`), or
     #: ``None``; it is among :attr:`misses` and :attr:`failures` only with ``fail_on_worse``
     worse: Miss | None = None
+    #: the model-visible tools array with this length's listing (tokens, the ladder's tokenizer:
+    #: :meth:`toolsearch.analysis.sweep.Ladder.request_tokens`), what ``no request fits`` and
+    #: ``reserve missed`` judge; ``None`` where it is not weighed
+    tools_tokens: int | None = None
 
     @property
     def holds(self) -> bool:
@@ -230,9 +234,9 @@ class LengthCheck:
         return tuple(dict.fromkeys(s for m in self.misses if m.kind in ("keep", "goal") for s in m.servers))
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: the outcome's keys, ``holds``, ``failures``, ``failing_servers``,
-        ``excepted_collapsed`` and ``baseline`` (or null)."""
-        return {**self.outcome.to_dict(), "goal": self.goal, "holds": self.holds, "failures": list(self.failures),
+        """JSON-ready dict: the outcome's keys, ``goal``, ``tools_tokens``, ``holds``, ``failures``,
+        ``failing_servers``, ``excepted_collapsed`` and ``baseline`` (or null)."""
+        return {**self.outcome.to_dict(), "goal": self.goal, "tools_tokens": self.tools_tokens, "holds": self.holds, "failures": list(self.failures),
                 "failing_servers": list(self.failing_servers), "excepted_collapsed": list(self.excepted_collapsed),
                 "baseline": self.change.to_dict() if self.change else None}
 
@@ -515,7 +519,8 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
     worse = [_worse_miss(change, o) if change is not None else None for change, o in zip(changes, now)]
     gated = [(*found[i], worse[i]) if fail_on_worse and worse[i] is not None else found[i] for i in range(len(now))]
     checks = tuple(LengthCheck(o, tuple(m.sentence for m in gated[i]), changes[i],
-                               goal_at(goal, per_length, o.context_length), excepted_collapsed(o), gated[i], worse[i])
+                               goal_at(goal, per_length, o.context_length), excepted_collapsed(o), gated[i], worse[i],
+                               ladder.request_tokens(o.budget))
                    for i, o in enumerate(now))
     suggestion = None
     # the recommendation for this goal, as recommend computes it: the suggestion when the goal fails,
@@ -698,7 +703,7 @@ def checked_words(result: CheckResult) -> str:
     if result.headroom_pct:
         words += f"; {result.headroom_pct:g}% headroom"
     if result.reserve_pct:
-        words += f"; {result.reserve_pct:g}% of the context reserved"
+        words += f"; {reserved_words(result.reserve_pct)}"
     if result.fail_on_worse:
         words += "; no worse than the baseline"
     return words

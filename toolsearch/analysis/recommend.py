@@ -260,6 +260,12 @@ class UnfitLength:
                 "tokenizer": self.tokenizer, "reserve_tokens": self.reserve_tokens, "reason": self.reason}
 
 
+def reserved_words(reserve_pct: float) -> str:
+    """A reserve among what was asked (``check``'s verdict, the report's headline, the Report page):
+    ``"50% of each context length reserved"``."""
+    return f"{reserve_pct:g}% of each context length reserved"
+
+
 def reserve_words(reserve_pct: float, reserve_tokens: int) -> str:
     """A context length's reserve in words: ``"50% reserve (16,000 tokens)"`` (``reserve_pct`` of the
     length, :meth:`toolsearch.analysis.sweep.Ladder.reserve_tokens`)."""
@@ -279,6 +285,9 @@ def unfit_lengths(ladder: Ladder, context_lengths: Sequence[int | None]) -> tupl
 
 
 #: What a recommendation says, instead of settings, when no listed length fits a request.
+ALL_UNFIT_RESERVE_REASON = ("no listed context length fits a request that keeps its reserve, whatever threshold_pct and "
+                            "listing_max_tokens: the current settings are kept; send fewer tools up front (defer more "
+                            "of them), reserve less or list longer context lengths")
 ALL_UNFIT_REASON = ("no listed context length fits a request, whatever threshold_pct and listing_max_tokens: "
                     "the current settings are kept; send fewer tools up front (defer more of them) or list "
                     "longer context lengths")
@@ -630,6 +639,8 @@ class MultiRecommendation:
     def growth_words(self) -> str:
         """What growth the setting absorbs, e.g. ``"absorbs 149 tokens of listing growth (about 17
         tools) at 32K before the listing changes"``."""
+        if self.all_unfit:  # the current settings, kept: no answer whose room to weigh
+            return "not weighed: no listed length fits a request, so the current settings are kept"
         if not self.contexts or self.worst.listing_tokens == 0:
             return "nothing is listed, so there is no listing growth to absorb"
         # every length with the least room (several share it when the budget is the same there), shortest
@@ -1354,7 +1365,8 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
             return replace(rec, unfit=unfit)
         kept = MultiRecommendation(goal, False, None, config.threshold_pct, config.listing_max_tokens, None,
                                    outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths),
-                                   ALL_UNFIT_REASON, ladder.planning_tokenizer, except_servers, keep_servers,
+                                   ALL_UNFIT_RESERVE_REASON if any(u.reserve_tokens for u in unfit) else ALL_UNFIT_REASON,
+                                   ladder.planning_tokenizer, except_servers, keep_servers,
                                    float(headroom_pct), length_goals=per_length,
                                    length_budgets=tuple(None for _ in lengths),
                                    length_goal_budgets=tuple(None for _ in lengths), unfit=unfit,
@@ -2710,6 +2722,8 @@ def reserve_line_words(rec: MultiRecommendation) -> str:
         return ""
     words = (f"{rec.reserve_pct:g}% of every context length kept free of the tools array, for the system prompt, "
              "the conversation and the reply")
+    if any(c.context_length is None for c in rec.contexts):  # no size to take a share of
+        words += " (none at an unknown length, whose size is not known)"
     left = [(c.context_length - t, c.context_length) for c, t in zip(rec.contexts, rec.tools_tokens)
             if t is not None and c.context_length and c.context_length > 0]
     if left:
@@ -3010,7 +3024,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)
     if not rec.reached:  # not a block to ship: written as comments, so nothing merges or gates on it by mistake
-        lines.append(f"# {NOT_REACHED_BLOCK_WORDS}")
+        lines.append(f"# {not_reached_block_words(rec)}")
         body = "".join(f"# {line}\n" for line in body.splitlines())
     return "\n".join(lines) + "\n" + body
 
@@ -3019,6 +3033,17 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
 #: ``recommend --yaml`` says on stderr about it.
 NOT_REACHED_BLOCK_WORDS = ("the goal is not reached, so the block is commented out: uncomment it only to take the best "
                            "reachable setting as it is")
+
+
+#: The same when no listed length fits a request: the block holds the current settings, not an answer.
+ALL_UNFIT_BLOCK_WORDS = ("no listed context length fits a request, so the block is commented out: it holds the "
+                         "current settings, kept, not a setting that reaches anything")
+
+
+def not_reached_block_words(rec: "MultiRecommendation") -> str:
+    """The comment above ``rec``'s block when its goal is not reached (:data:`NOT_REACHED_BLOCK_WORDS`, or
+    :data:`ALL_UNFIT_BLOCK_WORDS` when no listed length fits a request and the block keeps the current settings)."""
+    return ALL_UNFIT_BLOCK_WORDS if rec.all_unfit else NOT_REACHED_BLOCK_WORDS
 
 
 def gate_before_merge_words(config_file: str = "config.yaml") -> str:

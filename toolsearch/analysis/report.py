@@ -29,7 +29,7 @@ from ..engine.config import ToolSearchConfig, changed_keys, dump_config_block
 from ..engine.inspector import Inspector
 from . import quantities as Q
 from ..engine.invisible import reveal, reveal_data, reveal_html, shortened
-from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
+from .recommend import (reserved_words, OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
                         not_deferred_words, request_cost_lines, lowered_changes, outcome_rows, recommendation_lines, sessions_line,
                         with_core_only,
                         verdict_line)
@@ -573,8 +573,10 @@ def recommended_words(rec: MultiRecommendation) -> str:
     Recommended settings across context lengths."""
     lengths = ", ".join(Q.length_label(c.context_length) for c in rec.contexts)
     head = "Recommended" if rec.reached else "Best reachable (goal not reached)"
+    asked = "".join([f"; {rec.headroom_pct:g}% headroom" if rec.headroom_pct else "",
+                     f"; {reserved_words(rec.reserve_pct)}" if rec.reserve_pct else ""])
     return (f"{head}: {settings_words(rec.threshold_pct, rec.listing_max_tokens)} "
-            f"({rec.goal_words}; context lengths {lengths})")
+            f"({rec.goal_words}; context lengths {lengths}{asked})")
 
 
 def current_settings_words(config: ToolSearchConfig, rec: MultiRecommendation) -> str:

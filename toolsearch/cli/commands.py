@@ -1121,7 +1121,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       add_whole_catalog, request_cost_lines, export_block, headroom_listing_as_much, lowered_changes, lowered_servers, outcome_rows, recommend_for_contexts,
                                       recommendation_lines, servers_without_tools, sessions_line,
                                       gate_line_text, gate_lines, verdict_line,
-                                      more_than_goal_dicts, raised_changes, NOT_REACHED_BLOCK_WORDS, with_core_only, keeping_goal)
+                                      more_than_goal_dicts, raised_changes, not_reached_block_words, with_core_only, keeping_goal)
     from .review import recommendation_markdown  # noqa: PLC0415
     from ..analysis.config_gate import defaulted_keys  # noqa: PLC0415
     from ..live.client import catalog_key  # noqa: PLC0415
@@ -1166,7 +1166,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       **gate_files(args.sources, config_servers, args.config), lowered=lowered,
                                       ladder=ladder, request_costs=request_costs))
         if not rec.reached:  # standard output is likely a file: say why its block is commented out
-            print(f"toolsearch: note: {NOT_REACHED_BLOCK_WORDS}", file=sys.stderr)
+            print(f"toolsearch: note: {not_reached_block_words(rec)}", file=sys.stderr)
         elif rec.unfit:  # exit 1 with a block to use: say why
             print(f"toolsearch: note: {verdict_line(rec)}", file=sys.stderr)
         return status

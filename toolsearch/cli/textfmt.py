@@ -650,15 +650,18 @@ def _percentage(text: str, highest: float) -> float:
     Raises:
         argparse.ArgumentTypeError: not a number, outside 0 to ``highest``, or finer than 0.01.
     """
+    written = ascii_digits(text).strip().removesuffix("%").strip()
     try:
-        value = float(ascii_digits(text).strip().rstrip("%"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {quoted_short(text)}") from None
-    if not 0 <= value <= highest:
+        number = decimal.Decimal(written)  # exact: 1e-400 is not 0, and 12.345 has three decimals
+    except decimal.InvalidOperation:
+        number = decimal.Decimal("nan")
+    if not number.is_finite():  # "abc", "50%%", "nan", "inf"
+        raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {quoted_short(text)}")
+    if not 0 <= number <= highest:
         raise argparse.ArgumentTypeError(f"expected 0 to {highest:g} (%), got {quoted_short(text)}")
-    if round(value, 2) != value:
+    if number != number.quantize(decimal.Decimal("0.01"), rounding=decimal.ROUND_DOWN):
         raise argparse.ArgumentTypeError(f"expected a percentage with at most two decimals, such as 12.5, got {quoted_short(text)}")
-    return value
+    return float(number) + 0.0  # -0 is 0
 
 
 def headroom_pct(text: str) -> float:

@@ -15,7 +15,7 @@ from typing import Collection, Sequence
 
 import streamlit as st
 
-from toolsearch.analysis.recommend import (KeepCalled, LengthGoals, MultiRecommendation, add_session_evidence,
+from toolsearch.analysis.recommend import (reserved_words, KeepCalled, LengthGoals, MultiRecommendation, add_session_evidence,
                                            add_whole_catalog, keep_called, recommend_for_contexts, servers_without_tools,
                                            session_drift_words, with_core_only)
 from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessions, Session, UncountedCalls,
@@ -354,6 +354,7 @@ def question_words(q: Question, rec: MultiRecommendation) -> str:
     lengths = ", ".join(ctx_text(c) for c in q.lengths)
     return (f"{rec.goal_words}; context lengths {lengths}"
             + (f", {q.headroom_pct:g}% headroom" if q.headroom_pct else "")
+            + (f", {reserved_words(rec.reserve_pct)}" if rec.reserve_pct else "")
             + (f", with the sessions of {q.sessions_label}" if q.called is not None else "")
             + (", keeping the servers they called named" if q.keep_called is not None else ""))
 
