@@ -320,11 +320,7 @@ def headroom_error(text: str) -> str | None:
     (``headroom=``), cannot be used, in the words of ``recommend --headroom``
     (:func:`toolsearch.cli.textfmt.headroom_pct`: 0 to 1000 %, at most two decimals):
     ``"Headroom (%): expected 0 to 1000 (%), got '-5'."``; ``None`` when it can."""
-    try:
-        headroom_pct(text)
-    except argparse.ArgumentTypeError as exc:
-        return f"Headroom (%): {exc}."
-    return None
+    return _option_error("Headroom (%)", headroom_pct)(text)
 
 
 def reserve_error(text: str) -> str | None:
@@ -332,11 +328,7 @@ def reserve_error(text: str) -> str | None:
     (``reserve=``), cannot be used, in the words of ``recommend --reserve``
     (:func:`toolsearch.cli.textfmt.reserve_pct`: 0 to 90 %, at most two decimals):
     ``"Reserve (%): expected 0 to 90 (%), got '95'."``; ``None`` when it can."""
-    try:
-        reserve_pct(text)
-    except argparse.ArgumentTypeError as exc:
-        return f"Reserve (%): {exc}."
-    return None
+    return _option_error("Reserve (%)", reserve_pct)(text)
 
 
 def tuning_reserve() -> float:
