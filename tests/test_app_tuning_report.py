@@ -950,8 +950,9 @@ def test_the_tuning_page_says_where_the_listing_takes_a_large_share_of_the_conte
     at = open_page("toolsearch/ui/tuning.py", {"lengths": "8k,1m", "goal": "full"})
     config = parse_config({})
     rec = recommend_for_contexts(listing_ladder(inspector().planner, config), config, [8_000, 1_000_000], "full")
-    lines = large_share_lines(rec)
+    lines = large_share_lines(rec, "app")  # the page names its own field where recommend names the option
     assert len(lines) == 1 and lines[0].startswith("large share at 8K: the listing takes ")
+    assert lines[0].endswith("(the Reserve (%) field), leaves it more room")
     shown = [w.value.replace("\\", "") for w in at.warning]
     assert lines[0][0].upper() + lines[0][1:] + "." in shown, shown
 

@@ -47,7 +47,7 @@ def test_a_negative_cap_is_clamped_as_with_an_equals_sign() -> None:
     apart, joined = run_cli("plan", CATALOG, "--listing-max-tokens", "-5k"), run_cli("plan", CATALOG, "--listing-max-tokens=-5k")
     assert apart.returncode == joined.returncode == 0
     assert apart.stdout == joined.stdout and apart.stderr == joined.stderr
-    assert "--listing-max-tokens -5000 is outside 200..60,000, so it was clamped to 200 tokens" in apart.stderr
+    assert "--listing-max-tokens -5k is outside 200..60,000, so it was clamped to 200 tokens" in apart.stderr
 
 
 def test_options_still_read_as_options() -> None:
