@@ -181,7 +181,7 @@ def test_mixed_list_is_refused_with_one_line(tmp_path) -> None:
                     "or function, like [1]), not both")
 
 
-@pytest.mark.parametrize("servers, got", [(5, "int"), (None, "nothing"), ("github", "str")])
+@pytest.mark.parametrize("servers, got", [(5, "a whole number"), (None, "nothing"), ("github", "a string")])
 def test_a_servers_key_that_is_neither_a_list_nor_a_mapping_says_what_it_expects(tmp_path, servers, got) -> None:
     """Before, ``servers: 5`` was called an MCP client config "to connect to live"."""
     path = write_yaml(tmp_path / "catalog.yaml", {"name": "x", "servers": servers})

@@ -34,7 +34,7 @@ def test_report_leads_with_the_recommendation(tmp_path):
     assert (rec.threshold_pct, rec.listing_max_tokens) != (5, 4000)
     lead = re.search(r'<h1>[^<]*</h1>\n<p class="lead"><strong>([^<]*)</strong></p>', text).group(1)
     assert lead == (f"Recommended: threshold_pct {rec.threshold_pct:g}%, listing_max_tokens {rec.listing_max_tokens:,} "
-                    "(every server at names or better; context lengths 32K, 200K, 1M)")
+                    "(every server at names or better; context lengths 32K, 200K, 1M; 10% headroom)")
     # the defaults are the "default settings" here, as the recommendation's own lines call them
     assert re.search(r'<p class="sub">Figures below at the default settings: context length', text)
     headings = _headings(text)
