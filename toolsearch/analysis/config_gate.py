@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..engine import constants as C
 from ..engine.config import BUDGET_KEYS, LocatedWarning, ToolSearchConfig
+from ..engine.invisible import reveal_line
 from ..engine.wording import counted, settings_name, settings_words
 
 _DEFAULTS = {"threshold_pct": C.THRESHOLD_PCT_DEFAULT, "listing_max_tokens": C.LISTING_MAX_TOKENS_DEFAULT}
@@ -19,8 +20,10 @@ def file_warnings(config: ToolSearchConfig) -> list[LocatedWarning]:
 
 
 def _placed(warning: LocatedWarning) -> str:
-    """A file warning without its file name (the sentence names the file once): ``line 4: …``."""
-    return (f"line {warning.line}: " if warning.line else "") + warning.message
+    """A file warning without its file name (the sentence names the file once): ``line 4: …``, its
+    invisible characters and line breaks as markers (``⟨U+200B⟩``): the words go into ``--json`` as they
+    are, where no surface would mark them."""
+    return reveal_line((f"line {warning.line}: " if warning.line else "") + warning.message)
 
 
 def config_warning_gate_words(config: ToolSearchConfig) -> str:
@@ -33,7 +36,7 @@ def config_warning_gate_words(config: ToolSearchConfig) -> str:
     found = file_warnings(config)
     if not found:
         return ""
-    path = found[0].file
+    path = reveal_line(str(found[0].file))
     one = len(found) == 1
     return (f"check --strict refuses it while {path} has {counted(len(found), 'warning')} "
             f"({'; '.join(_placed(w) for w in found)}): fix {'it' if one else 'them'} there (merging this block "
@@ -66,7 +69,7 @@ def read_settings_words(config: ToolSearchConfig) -> str:
     notes = []
     for key in keys:
         about = "; ".join(_placed(w) for w in found if key in w.message)
-        notes.append(f"{key} is the default: {found[0].file} gives none it can use ({about})")
+        notes.append(f"{key} is the default: {reveal_line(str(found[0].file))} gives none it can use ({about})")
     return f"{words} — " + " — ".join(notes)
 
 

@@ -366,6 +366,12 @@ def _parse_block(block: Any) -> tuple[ToolSearchConfig, tuple[Any, ...]]:
                         ("max_search_limit", max_limit), ("search_default_limit", default_limit),
                         ("listing_max_tokens", cap)):
         raw = block.get(key)
+        if raw is None and key in block:  # "threshold_pct:" with nothing after it: unreadable, the default applies
+            default = result if key in ("enabled", "listing") else _NUMERIC[key][1]
+            warnings.append(f"tools.tool_search.{key}: null (no value), so the default "
+                            f"{default if key in ('enabled', 'listing') else setting_value(key, default)} is used")
+            places.append(key)
+            continue
         boolean_number = isinstance(raw, bool) and not isinstance(result, (bool, str))  # true == 1 in Python
         if raw is None or (not boolean_number and (raw == result or str(raw).strip().lower() == str(result))):
             continue
