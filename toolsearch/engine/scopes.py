@@ -492,6 +492,23 @@ def _split_place(text: str, where: str) -> tuple[str, str]:
     return where, text
 
 
+def _toolset_names(values: list[Any], where: str, problems: list[Problem]) -> tuple[str, ...]:
+    """The toolset names of a Hermes list (``platform_toolsets.<platform>``, ``agent.disabled_toolsets``), each
+    once, in order: text or a whole number, trimmed. Any other entry (null, true/false, a date, a mapping…)
+    and an empty name are left out with a ``warning`` naming the entry, so a mistyped ``no_mcp`` is never
+    dropped without a word."""
+    names: list[str] = []
+    for index, item in enumerate(values):
+        if isinstance(item, bool) or not isinstance(item, (str, int)):
+            problems.append(Problem("warning", f"{where}[{index}]",
+                                    f"expected a toolset name, got {yaml_kind(item)}; entry ignored"))
+        elif not str(item).strip():
+            problems.append(Problem("warning", f"{where}[{index}]", "an empty toolset name; entry ignored"))
+        else:
+            names.append(str(item).strip())
+    return tuple(dict.fromkeys(names))
+
+
 def scopes_from_hermes_config(data: Mapping[str, Any], origin: str) -> tuple[list[Scope], list[Problem]]:
     """One scope per platform of a Hermes ``config.yaml``'s ``platform_toolsets``.
 
@@ -519,7 +536,7 @@ def scopes_from_hermes_config(data: Mapping[str, Any], origin: str) -> tuple[lis
     disabled_raw = agent.get("disabled_toolsets") or []
     disabled: tuple[str, ...] = ()
     if isinstance(disabled_raw, list):
-        disabled = tuple(str(x) for x in disabled_raw if isinstance(x, (str, int)) and str(x).strip())
+        disabled = _toolset_names(disabled_raw, f"{origin}: agent.disabled_toolsets", problems)
     else:
         problems.append(Problem("warning", f"{origin}: agent.disabled_toolsets",
                                 f"expected a list of toolset names, got {yaml_kind(disabled_raw)}; ignored"))
@@ -533,7 +550,7 @@ def scopes_from_hermes_config(data: Mapping[str, Any], origin: str) -> tuple[lis
             problems.append(Problem("error", where, f"expected a list of toolset names, got {yaml_kind(value)}; "
                                                     "platform skipped"))
             continue
-        entries = tuple(dict.fromkeys(str(x).strip() for x in value if isinstance(x, (str, int)) and str(x).strip()))
+        entries = _toolset_names(value, where, problems)
         try:
             name = _check_name(str(platform), where)
         except ScopeError as exc:
