@@ -329,12 +329,12 @@ def _shown(value: Any) -> str:
 
 
 def _got(raw: Mapping[str, Any], key: str) -> str:
-    """What ``raw[key]`` holds instead of a name, for a problem (``""`` when the key is missing or
-    null): YAML reads an unquoted ``2024-01-01`` as a date, ``yes``/``off`` as booleans and ``1.0``
+    """What ``raw[key]`` holds instead of a name, for a problem (``""`` when the key is missing,
+    ``", got null"`` when it has no value): YAML reads an unquoted ``2024-01-01`` as a date, ``yes``/``off`` as booleans and ``1.0``
     as a number, so the message says what was read and that quotes keep it as text."""
     value = raw.get(key)
     if value is None:
-        return ""
+        return ", got null" if key in raw else ""
     quote = " (put the name in quotes to keep it as text)"
     if isinstance(value, bool):
         return f", got the boolean {str(value).lower()}{quote}"
