@@ -45,3 +45,12 @@ def test_the_json_gate_refusal_marks_invisible_characters(tmp_path: Path) -> Non
     refused = data["gate_refused"]
     assert "list⟨U+200B⟩ing" in refused and "⟨U+001B⟩[31mred" in refused, refused
     assert "\u200b" not in refused and "\x1b" not in refused
+
+
+def test_the_markdown_gate_refusal_marks_a_line_break_in_a_key(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text('tools:\n  tool_search:\n    "line\\nbreak # x": 4\n', encoding="utf-8")
+    done = run_cli("recommend", TEAM, "--config", str(path), "--context-lengths", "32k", "--goal", "names",
+                   "--format", "markdown")
+    refused = next(x for x in done.stdout.splitlines() if x.startswith("**Gate refused:**"))
+    assert "tools.tool\\_search.line⟨U+000A⟩break # x: unknown key, ignored" in refused, refused
